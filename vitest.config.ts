@@ -1,0 +1,7 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'marbles/**/*.spec.ts', 'src/**/*.test.ts'],
+  },
+})
