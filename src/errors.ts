@@ -1,0 +1,56 @@
+/** Typed errors of the public surface. Each message says how to fix the call. */
+
+/**
+ * One problem found in an input: where it is and what was wrong. The path starts with the name of
+ * the argument (`input`, `options`, `cause`), then the keys inside it.
+ */
+export type InputIssue = { readonly path: readonly (string | number)[]; readonly message: string }
+
+/**
+ * Bad input to `send`, `cancel`, `createAgent` … (R2). A `TypeError`, so callers that already
+ * catch type errors keep working. The message names the call and the first path, for example
+ * `send(): input.content[0].text: expected string`. Throwing it means nothing was accepted.
+ */
+export class InvalidInputError extends TypeError {
+  override readonly name = 'InvalidInputError'
+  readonly issues: readonly InputIssue[]
+  constructor(call: string, issues: readonly InputIssue[]) {
+    super(`${call}: ${issues.map(formatIssue).join('; ')}`)
+    this.issues = issues
+  }
+}
+
+/** `input.content[0].text: expected string` */
+export const formatIssue = (issue: InputIssue): string => `${formatPath(issue.path)}: ${issue.message}`
+
+export const formatPath = (path: readonly (string | number)[]): string =>
+  path.reduce<string>(
+    (acc, key, i) => (typeof key === 'number' ? `${acc}[${key}]` : i === 0 ? key : `${acc}.${key}`),
+    '',
+  ) || '(root)'
+
+/** A call on an agent whose `dispose()` has resolved (V2). Nothing was accepted. */
+export class AgentDisposedError extends Error {
+  override readonly name = 'AgentDisposedError'
+  constructor(call: string) {
+    super(`${call}: the agent is disposed; create a new agent to continue the session`)
+  }
+}
+
+/** `retry()` while a turn or admission is running outside `requestError` (R24). */
+export class AgentBusyError extends Error {
+  override readonly name = 'AgentBusyError'
+  constructor(call: string) {
+    super(`${call}: the agent is busy; call retry() while idle or from a requestError hook`)
+  }
+}
+
+/** An invariant of the contract does not hold on a stream (R30, R31). Names the rule. */
+export class InvariantViolation extends Error {
+  override readonly name = 'InvariantViolation'
+  readonly rule: string
+  constructor(rule: string, detail: string) {
+    super(`${rule}: ${detail}`)
+    this.rule = rule
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The data model of SPEC section 2, as plain TypeScript types. The zod schemas in `schemas.ts`
+ * validate values of exactly these shapes; the types live here so that every module (and every
+ * helper) can import them without pulling in zod.
+ */
+
+export type TextBlock = { readonly type: 'text'; readonly text: string }
+export type ReasoningBlock = { readonly type: 'reasoning'; readonly text: string }
+export type ToolCallBlock = {
+  readonly type: 'tool-call'
+  readonly id: string
+  readonly name: string
+  /** The raw JSON string the model produced; parsed and validated only when the tool runs. */
+  readonly arguments: string
+}
+export type ToolResultCode =
+  | 'UNKNOWN_TOOL'
+  | 'INVALID_ARGUMENTS'
+  | 'TOOL_ERROR'
+  | 'INVALID_RESULT'
+  | 'ABORTED'
+  | 'ABORTED_BEFORE_DISPATCH'
+  | 'NOT_RUN_MAX_TOKENS'
+export type ToolResultBlock = {
+  readonly type: 'tool-result'
+  readonly toolCallId: string
+  readonly content: readonly ContentBlock[]
+  readonly isError?: boolean
+  readonly code?: ToolResultCode
+}
+export type ContentBlock = TextBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock
+
+/** Plain JSON, as accepted anywhere a producer may attach its own data. */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue }
+
+export type UserSource = { readonly kind: 'user' }
+export type PluginSource = { readonly kind: 'plugin'; readonly plugin: string }
+export type ToolSource = { readonly kind: 'tool'; readonly tool: string }
+export type GoalSource = {
+  readonly kind: 'goal'
+  readonly goalId: string
+  readonly revision: number
+  readonly round: number
+  readonly change?: JsonValue
+}
+/** Any other producer's source: plain JSON with a non-empty string `kind`. */
+export type CustomSource = { readonly kind: string; readonly [key: string]: JsonValue | undefined }
+export type MessageSource = UserSource | PluginSource | ToolSource | GoalSource | CustomSource
+
+export type UserMessageData = {
+  readonly content: readonly ContentBlock[]
+  readonly source: MessageSource
+}
+
+declare const agentMessageIdBrand: unique symbol
+/** A ULID minted per accepted send; ids sort in acceptance order within the process. */
+export type AgentMessageId = string & { readonly [agentMessageIdBrand]: 'AgentMessageId' }
+
+/** An accepted message: exactly the keys `id`, `content`, `source`; deep-frozen. */
+export type AgentMessage = UserMessageData & { readonly id: AgentMessageId }
+
+/** What `send` accepts: the full data, or a string shorthand for a user text message. */
+export type SendInput = UserMessageData | string
+
+export type SendTarget = 'next-turn' | 'next-step'
+export type SendOptions = { readonly target: SendTarget; readonly wakeup: boolean }
+export type InboxPlacement = 'queued' | 'steering'
+
+export type AgentCancelCause = { readonly kind: 'user' } | { readonly kind: 'parent' }
+/** The internal cause `dispose()` aborts with; never accepted from callers. */
+export type DisposeCause = { readonly kind: 'disposed' }
+export type CancelOptions = { readonly keepInbox?: boolean }
+
+export type AgentStatus = 'idle' | 'running'
+
+/** One message of the model-facing conversation (the surface projection, R38). */
+export type Message = {
+  readonly role: 'user' | 'assistant' | 'tool'
+  readonly content: readonly ContentBlock[]
+}
+
+export type Usage = { readonly inputTokens: number; readonly outputTokens: number }
