@@ -1,0 +1,201 @@
+import {
+  asapScheduler,
+  defer,
+  distinctUntilChanged,
+  filter,
+  firstValueFrom,
+  map,
+  merge,
+  mergeMap,
+  type Observable,
+  queueScheduler,
+  scan,
+  share,
+  startWith,
+  Subject,
+  tap,
+} from 'rxjs'
+import { AgentBusyError, AgentDisposedError, InvalidInputError } from '../errors.js'
+import type { AgentEvent, SessionEvent } from '../events.js'
+import { type AcceptedSend, splitSends } from '../inbox/splitSends.js'
+import { createEffectRunner } from '../loop/runEffect.js'
+import { canRetry } from '../loop/close.js'
+import type { Command, Output, Signal } from '../loop/inputs.js'
+import { reduce } from '../loop/reduce.js'
+import { initialState, isQuiescent } from '../loop/state.js'
+import { noTools } from '../loop/toolBatch.js'
+import { trampoline } from '../loop/trampoline.js'
+import { mintMessageId, mintSessionId } from './mint.js'
+import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
+import { parseCancelArgs, parseSendInput, parseSendOptions } from '../messages/validate.js'
+import { Transcript } from '../session/session.js'
+import { memoryStore } from '../session/store.js'
+import { lastTurnOf } from './history.js'
+import type { Agent, AgentOptions } from './types.js'
+
+const FOLLOWUP: SendOptions = Object.freeze({ target: 'next-turn', wakeup: true })
+const STEER: SendOptions = Object.freeze({ target: 'next-step', wakeup: true })
+const INJECT: SendOptions = Object.freeze({ target: 'next-step', wakeup: false })
+const SHARE_FOREVER = { resetOnError: false, resetOnComplete: false, resetOnRefCountZero: false } as const
+
+/**
+ * Creates an agent (SPEC section 3). The façade only wires the pipeline:
+ *
+ * ```text
+ * send() ─► sends ─splitSends─► queue / inject ─┐
+ * cancel() retry() dispose() ─► commands ────────┼─► trampoline ─► scan(reduce) ─► outputs
+ * effect outcomes ─────────────► signals ────────┘                                   │
+ *        ▲                                    live ─► events$, durable ─► transcript$ │
+ *        └──────────────── effect runner ◄──────────────────── effects ◄──────────────┘
+ * ```
+ */
+export const createAgent = (options: AgentOptions): Agent => {
+  const { model, scheduler, instructions, hooks } = checkOptions(options)
+  const store = options.store ?? memoryStore()
+  const loaded = store.load()
+  const history = loaded.length > 0 ? loaded : (options.history ?? [])
+  if (loaded.length === 0 && history.length > 0) store.append(history)
+  const agentId = options.id ?? mintSessionId()
+  const transcript = new Transcript(store, history)
+
+  const sends = new Subject<AcceptedSend>()
+  const commands = new Subject<Command>()
+  const signals = new Subject<Signal>()
+  let state = initialState(agentId, lastTurnOf(history))
+  let finished = false
+
+  const reductions$ = merge(sends.pipe(splitSends()), commands, signals).pipe(
+    trampoline(),
+    scan((acc, input) => reduce(acc.state, input), { state, out: [] as readonly Output[] }),
+    tap((r) => {
+      state = r.state
+    }),
+    share(SHARE_FOREVER),
+  )
+  const output$ = reductions$.pipe(
+    mergeMap((r) => r.out),
+    map((o) => (o.kind === 'durable' ? { kind: 'event' as const, event: transcript.append(o.draft) } : o)),
+    share(SHARE_FOREVER),
+  )
+  const events$: Observable<AgentEvent> = output$.pipe(
+    filter((o) => o.kind === 'live'),
+    map((o) => o.event),
+  )
+  const durable$: Observable<SessionEvent> = output$.pipe(
+    filter((o) => o.kind === 'event'),
+    map((o) => o.event),
+  )
+  const ensureAccepting = (call: string): void => {
+    if (finished) throw new AgentDisposedError(call)
+  }
+  const sendChecked = (input: SendInput, sendOptions: SendOptions, call: string): AgentMessage['id'] => {
+    ensureAccepting(call)
+    const data = parseSendInput(input, call)
+    const id = mintMessageId()
+    sends.next({ message: Object.freeze({ id, content: data.content, source: data.source }), options: sendOptions })
+    return id
+  }
+  const completed = new Promise<void>((resolve) => output$.subscribe({ complete: resolve }))
+
+  const agent: Agent = {
+    id: agentId,
+    get status() {
+      return state.status
+    },
+    status$: defer(() =>
+      events$.pipe(
+        filter((e) => e.type === 'agent/status'),
+        map((e) => e.status),
+        startWith(state.status),
+        distinctUntilChanged(),
+      ),
+    ),
+    get acceptsNextStep() {
+      return state.window
+    },
+    send: (input, sendOptions) => {
+      ensureAccepting('send()')
+      return sendChecked(input, parseSendOptions(sendOptions, 'send()'), 'send()')
+    },
+    followup: (input) => sendChecked(input, FOLLOWUP, 'followup()'),
+    steer: (input) => sendChecked(input, STEER, 'steer()'),
+    inject: (input) => sendChecked(input, INJECT, 'inject()'),
+    cancel: (cause, cancelOptions) => {
+      const args = parseCancelArgs(cause, cancelOptions)
+      if (!finished) commands.next({ type: 'cancel', cause: args.cause, keepInbox: args.options.keepInbox === true })
+    },
+    retry: () => {
+      ensureAccepting('retry()')
+      if (!canRetry(state)) throw new AgentBusyError('retry()')
+      commands.next({ type: 'retry' })
+    },
+    whenIdle: () =>
+      isQuiescent(state)
+        ? Promise.resolve()
+        : firstValueFrom(reductions$.pipe(filter((r) => isQuiescent(r.state))), { defaultValue: undefined }).then(
+            () => undefined,
+          ),
+    dispose: () => {
+      if (!finished) commands.next({ type: 'dispose' })
+      return completed
+    },
+    events$,
+    transcript$: defer(() => {
+      const replay = transcript.events.slice()
+      return merge(replay, durable$)
+    }),
+    session: {
+      get events() {
+        return transcript.events.slice()
+      },
+      messages: () => transcript.messages(),
+      flush: () => firstValueFrom(defer(() => store.flush() ?? [undefined]), { defaultValue: undefined }),
+    },
+  }
+
+  const runEffect = createEffectRunner({
+    agent,
+    agentId,
+    model,
+    ...(instructions !== undefined ? { system: instructions } : {}),
+    hooks: hooks ?? {},
+    toolSpecs: [],
+    runTools: noTools,
+    transcript,
+    store,
+    scheduler,
+    complete: () => {
+      finished = true
+      sends.complete()
+      commands.complete()
+      signals.complete()
+    },
+  })
+  output$
+    .pipe(
+      filter((o) => o.kind === 'effect'),
+      mergeMap((o) => runEffect(o.effect)),
+    )
+    .subscribe((signal) => signals.next(signal))
+  return agent
+}
+
+const checkOptions = (options: AgentOptions) => {
+  const issues: { path: (string | number)[]; message: string }[] = []
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidInputError('createAgent()', [{ path: ['options'], message: 'expected an object' }])
+  }
+  if (typeof options.model !== 'function') issues.push({ path: ['options', 'model'], message: 'expected a function' })
+  if (options.instructions !== undefined && typeof options.instructions !== 'string') {
+    issues.push({ path: ['options', 'instructions'], message: 'expected string' })
+  }
+  const scheduler = options.scheduler ?? asapScheduler
+  if (scheduler === queueScheduler) {
+    issues.push({
+      path: ['options', 'scheduler'],
+      message: 'queueScheduler runs work at schedule time, which breaks the deferred wake (R6); use asapScheduler',
+    })
+  }
+  if (issues.length > 0) throw new InvalidInputError('createAgent()', issues)
+  return { model: options.model, scheduler, instructions: options.instructions, hooks: options.hooks }
+}

@@ -1,0 +1,64 @@
+import type { Observable, SchedulerLike } from 'rxjs'
+import type { AgentEvent, SessionEvent } from '../events.js'
+import type { AgentHooks } from '../loop/hooks.js'
+import type { ModelAdapter } from '../loop/model.js'
+import type {
+  AgentCancelCause,
+  AgentMessageId,
+  AgentStatus,
+  CancelOptions,
+  Message,
+  SendInput,
+  SendOptions,
+} from '../messages/types.js'
+import type { SessionStore } from '../session/store.js'
+
+/** The session an agent owns: its durable transcript (SPEC section 3). */
+export type AgentSession = {
+  /** A snapshot of the durable events so far. */
+  readonly events: readonly SessionEvent[]
+  /** The surface projection (R38): what the model sees. */
+  messages(): readonly Message[]
+  /** Resolves when everything appended so far is durable. */
+  flush(): Promise<void>
+}
+
+export type Agent = {
+  readonly id: string
+  readonly status: AgentStatus
+  /** Emits the current status on subscribe, then each change. */
+  readonly status$: Observable<AgentStatus>
+  /** The acceptance window: where a `next-step` send goes right now (R4). */
+  readonly acceptsNextStep: boolean
+  send(input: SendInput, options: SendOptions): AgentMessageId
+  /** `send(input, {target: 'next-turn', wakeup: true})`: a prompt for a later turn. */
+  followup(input: SendInput): AgentMessageId
+  /** `send(input, {target: 'next-step', wakeup: true})`: a correction for the running turn. */
+  steer(input: SendInput): AgentMessageId
+  /** `send(input, {target: 'next-step', wakeup: false})`: a fact for the model, no request. */
+  inject(input: SendInput): AgentMessageId
+  cancel(cause: AgentCancelCause, options?: CancelOptions): void
+  retry(): void
+  whenIdle(): Promise<void>
+  dispose(): Promise<void>
+  /** Live lifecycle events (not persisted). */
+  readonly events$: Observable<AgentEvent>
+  /** Durable events: replays the session so far, then live ones. */
+  readonly transcript$: Observable<SessionEvent>
+  readonly session: AgentSession
+}
+
+export type AgentOptions = {
+  readonly model: ModelAdapter
+  /** System prompt text, sent as `ModelRequest.system` with every request. */
+  readonly instructions?: string
+  /** Session/agent id; default: a new ULID. */
+  readonly id?: string
+  readonly hooks?: AgentHooks<Agent>
+  /** Default: in memory. A store that already holds events continues that session (R37). */
+  readonly store?: SessionStore
+  /** Durable events to continue from when the store is empty; turn numbers continue. */
+  readonly history?: readonly SessionEvent[]
+  /** For the deferred wake and the driver's next move; default `asapScheduler`. */
+  readonly scheduler?: SchedulerLike
+}

@@ -1,0 +1,41 @@
+import { fifoPush } from '../inbox/fifo.js'
+import type { AgentMessage, SendTarget } from '../messages/types.js'
+import type { Tx } from './tx.js'
+
+/**
+ * A send from the queue stream (R3, R4, R5, R6): `next-turn` is queued (waking or parked);
+ * `next-step` with wakeup is steering while the window is open, else queued like a followup.
+ * The id and the frozen snapshot were made before the input entered. While `dispose()` unwinds,
+ * it is accepted and discarded at once (R29).
+ */
+export const acceptQueued = (tx: Tx, message: AgentMessage, target: SendTarget, wakeup: boolean): void => {
+  const s = tx.state
+  const steering = target === 'next-step' && s.window
+  if (s.disposal !== 'none') {
+    tx.live({ type: 'agent/inbox/enqueue', message, placement: steering ? 'steering' : 'queued' })
+    tx.live({ type: 'agent/inbox/discard', messages: [message] })
+    return
+  }
+  if (steering) {
+    tx.set({ outbox: [...s.outbox, { kind: 'steering', message }] })
+    tx.live({ type: 'agent/inbox/enqueue', message, placement: 'steering' })
+    return
+  }
+  tx.set({ queue: fifoPush(s.queue, { message, wakeup }), waking: s.waking + (wakeup ? 1 : 0) })
+  tx.live({ type: 'agent/inbox/enqueue', message, placement: 'queued' })
+  // R6: the wake is deferred, so every send of this stack sees the same pre-admission state.
+  if (wakeup && s.activity === null && !s.wakeScheduled && s.disposal === 'none') {
+    tx.set({ wakeScheduled: true })
+    tx.effect({ kind: 'schedule', input: { type: 'wake' } })
+  }
+}
+
+/**
+ * A send from the inject stream (R4): staged as context while the window is open, appended as a
+ * `user/message` at once otherwise (no turn, no model run, no status change). Never an inbox event.
+ */
+export const acceptInjected = (tx: Tx, message: AgentMessage): void => {
+  const s = tx.state
+  if (s.window && s.disposal === 'none') tx.set({ outbox: [...s.outbox, { kind: 'context', data: message }] })
+  else tx.durable({ type: 'user/message', data: message })
+}

@@ -1,0 +1,77 @@
+import { emptyFifo, fifoToArray } from '../inbox/fifo.js'
+import type { AgentCancelCause, AgentMessage } from '../messages/types.js'
+import { reject } from './claim.js'
+import { closeTurn, finishDisposal } from './close.js'
+import type { AbortCause } from './state.js'
+import { activeWork } from './state.js'
+import type { Tx } from './tx.js'
+
+/**
+ * R25: effective when work is active, or when `keepInbox` is not set and something is pending.
+ * First `cancel-requested`; the clear and the abort follow as a continuation, so sends made by
+ * `cancel-requested` subscribers are cleared too (R27).
+ */
+export const cancel = (tx: Tx, cause: AgentCancelCause, keepInbox: boolean): void => {
+  const s = tx.state
+  if (s.disposal !== 'none') return
+  const pending = s.queue.size > 0 || s.outbox.some((e) => e.kind === 'steering')
+  if (!activeWork(s) && (keepInbox || !pending)) return
+  tx.live({ type: 'agent/cancel-requested', cause })
+  tx.effect({ kind: 'post', input: { type: 'cancel/clear', cause, keepInbox } })
+}
+
+export const cancelClear = (tx: Tx, cause: AgentCancelCause, keepInbox: boolean): void => {
+  if (!keepInbox) discardPending(tx)
+  abortWork(tx, cause, keepInbox)
+}
+
+/** Empties the queued FIFO and staged steering, with one `discard` (queued first, R25). */
+export const discardPending = (tx: Tx): void => {
+  const s = tx.state
+  const messages: AgentMessage[] = fifoToArray(s.queue).map((item) => item.message)
+  for (const entry of s.outbox) if (entry.kind === 'steering') messages.push(entry.message)
+  if (messages.length === 0) return
+  tx.set({ queue: emptyFifo(), waking: 0, outbox: s.outbox.filter((e) => e.kind === 'context') })
+  tx.live({ type: 'agent/inbox/discard', messages })
+}
+
+/**
+ * Aborts the active admission/turn signal (the first cause wins) and schedules the unwind after
+ * the current call stack: the abort listeners of hooks and tools run first (R13b, R25).
+ */
+const abortWork = (tx: Tx, cause: AbortCause, keepInbox: boolean): void => {
+  const work = activeWork(tx.state)
+  if (!work || work.abort) return
+  tx.set({ activity: { ...work, abort: { cause, keepInbox } } })
+  tx.effect({ kind: 'abort', activity: work.id, cause })
+  tx.effect({ kind: 'schedule', input: { type: 'unwind', activity: work.id } })
+}
+
+/** The aborted work ends: a claim is a rejected admission (R13); a turn ends `aborted` (R25). */
+export const unwind = (tx: Tx, activity: number): void => {
+  const work = activeWork(tx.state)
+  if (!work?.abort || work.id !== activity) return
+  if (work.kind === 'claim') return reject(tx, work)
+  tx.effect({ kind: 'stop', activity })
+  if (work.stepOpen) tx.durable({ type: 'step/end', data: { turn: work.turn, step: work.step } })
+  closeTurn(tx, work, { kind: work.abort.cause.kind === 'disposed' ? 'disposed' : 'aborted' })
+}
+
+/**
+ * R29: cancel with the internal cause `disposed` (no `cancel-requested`), discard what is
+ * pending, and finish once the driver stopped.
+ */
+export const dispose = (tx: Tx): void => {
+  if (tx.state.disposal !== 'none') return
+  tx.set({ disposal: 'disposing', wakeScheduled: false })
+  discardPending(tx)
+  if (activeWork(tx.state)) return abortWork(tx, { kind: 'disposed' }, false)
+  if (tx.state.activity === null) finishDisposal(tx)
+  // Between turns: the scheduled `advance` finishes the disposal.
+}
+
+export const finalized = (tx: Tx): void => {
+  if (tx.state.disposal !== 'finalizing') return
+  tx.set({ disposal: 'disposed' })
+  tx.effect({ kind: 'complete' })
+}

@@ -1,0 +1,32 @@
+import type { ObservableInput } from 'rxjs'
+import type { Message, ToolCallBlock, Usage } from '../messages/types.js'
+
+/** What the model sees of a tool: JSON Schema generated from the tool's zod schema. */
+export type ToolSpec = { readonly name: string; readonly description: string; readonly parameters: unknown }
+
+export type FinishReason = 'stop' | 'tool-calls' | 'max-tokens'
+
+/** One event of a model's streamed answer (SPEC section 3). */
+export type ModelEvent =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'reasoning'; readonly text: string }
+  | ({ readonly type: 'tool-call' } & Omit<ToolCallBlock, 'type'>)
+  | { readonly type: 'finish'; readonly reason: FinishReason; readonly usage?: Usage }
+
+export type ModelRequest = {
+  readonly agentId: string
+  readonly turn: number
+  readonly step: number
+  readonly system?: string
+  readonly messages: readonly Message[]
+  readonly tools: readonly ToolSpec[]
+  readonly signal: AbortSignal
+}
+
+/**
+ * The model contract: one request in, a stream of events out. A stream that completes without
+ * `finish` finished with `stop`; a stream error is a request failure; events after `finish` are
+ * ignored. Return anything RxJS's `from` accepts: an Observable, an async iterable, a Promise of
+ * one event, an array.
+ */
+export type ModelAdapter = (request: ModelRequest) => ObservableInput<ModelEvent>

@@ -1,0 +1,29 @@
+import { z } from 'zod'
+import type { ModelEvent } from './model.js'
+
+const usageSchema = z.strictObject({ inputTokens: z.number().nonnegative(), outputTokens: z.number().nonnegative() })
+
+const modelEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('reasoning'), text: z.string() }),
+  z.object({ type: z.literal('tool-call'), id: z.string(), name: z.string(), arguments: z.string() }),
+  z.object({
+    type: z.literal('finish'),
+    reason: z.enum(['stop', 'tool-calls', 'max-tokens']),
+    usage: usageSchema.optional(),
+  }),
+])
+
+/** A model event that does not match the contract; the step fails as a request failure (R24). */
+export class MalformedModelEventError extends Error {
+  override readonly name = 'MalformedModelEventError'
+}
+
+/** Validates one model event, keeping only the contract's keys. Throws on a malformed one. */
+export const parseModelEvent = (event: unknown): ModelEvent => {
+  const result = modelEventSchema.safeParse(event)
+  if (result.success) return result.data as ModelEvent
+  const issue = result.error.issues[0]
+  const where = issue?.path.length ? ` at ${issue.path.join('.')}` : ''
+  throw new MalformedModelEventError(`malformed model event${where}: ${issue?.message ?? 'invalid'}`)
+}

@@ -1,0 +1,118 @@
+import { emptyFifo, type Fifo } from '../inbox/fifo.js'
+import type {
+  AgentCancelCause,
+  AgentMessage,
+  AgentStatus,
+  ContentBlock,
+  DisposeCause,
+  ToolCallBlock,
+  UserMessageData,
+  Usage,
+} from '../messages/types.js'
+import type { FinishReason } from './model.js'
+
+/** A queued FIFO item: the accepted message and whether it may wake the driver (R8). */
+export type QueuedItem = { readonly message: AgentMessage; readonly wakeup: boolean }
+
+/** Next-step input staged for the next safe boundary. Steering carries its id; context may. */
+export type OutboxEntry =
+  | { readonly kind: 'steering'; readonly message: AgentMessage }
+  | { readonly kind: 'context'; readonly data: UserMessageData & { readonly id?: AgentMessage['id'] } }
+
+export type AbortCause = AgentCancelCause | DisposeCause
+
+/** Set on an activity by the first effective cancel (the first cause wins, R25). */
+export type Abort = { readonly cause: AbortCause; readonly keepInbox: boolean }
+
+/** A claimed prompt between the claim (R10) and the admission decision (R11–R13). */
+export type Claim = {
+  readonly kind: 'claim'
+  /** Activity number: signals carry it, so stale ones (after a cancel) are ignored. */
+  readonly id: number
+  /** The turn this claim opens when admitted. */
+  readonly turn: number
+  /** Outbox entries staged before the claim: the inherited prefix (R12). */
+  readonly inherited: number
+  readonly item?: QueuedItem
+  readonly phase: 'opening' | 'dequeued' | 'deciding'
+  readonly abort?: Abort
+}
+
+/** What the running step has produced so far. */
+export type StepDraft = {
+  readonly content: readonly ContentBlock[]
+  readonly toolCalls: readonly ToolCallBlock[]
+  readonly finish?: FinishReason
+  readonly usage?: Usage
+}
+
+export type TurnPhase = 'step-hook' | 'model' | 'tools' | 'turn-stopping' | 'request-error'
+
+export type Turn = {
+  readonly kind: 'turn'
+  readonly id: number
+  readonly turn: number
+  readonly step: number
+  readonly phase: TurnPhase
+  /** `step/start` written and `step/end` not yet. */
+  readonly stepOpen: boolean
+  readonly draft: StepDraft
+  /** Tool results recorded so far in this step (model order), and whether one concluded. */
+  readonly toolResults: number
+  readonly concluded: boolean
+  /** Any step finished with `max-tokens` (R18): the turn's end reason sticks. */
+  readonly maxTokens: boolean
+  readonly requestError?: unknown
+  readonly abort?: Abort
+}
+
+/** A turn ended (or an admission was rejected) and the driver's next move is scheduled (R13b). */
+export type Between = { readonly kind: 'between'; readonly id: number; readonly checkpointed: boolean }
+
+export type Activity = Claim | Turn | Between
+
+export type Disposal = 'none' | 'disposing' | 'finalizing' | 'disposed'
+
+export type DeliveryState = {
+  readonly agentId: string
+  readonly queue: Fifo<QueuedItem>
+  /** How many queued items may wake the driver; parked ones do not count (R8). */
+  readonly waking: number
+  readonly outbox: readonly OutboxEntry[]
+  readonly status: AgentStatus
+  /** The acceptance window (`acceptsNextStep`). */
+  readonly window: boolean
+  readonly wakeScheduled: boolean
+  readonly activity: Activity | null
+  readonly lastTurn: number
+  readonly nextActivity: number
+  /** `retry()` was called inside `requestError`; the retry turn opens after this turn's end. */
+  readonly retryPending: boolean
+  readonly disposal: Disposal
+}
+
+export const initialState = (agentId: string, lastTurn = 0): DeliveryState => ({
+  agentId,
+  queue: emptyFifo(),
+  waking: 0,
+  outbox: [],
+  status: 'idle',
+  window: false,
+  wakeScheduled: false,
+  activity: null,
+  lastTurn,
+  nextActivity: 1,
+  retryPending: false,
+  disposal: 'none',
+})
+
+export const EMPTY_DRAFT: StepDraft = { content: [], toolCalls: [] }
+
+/** R28: no wake scheduled, no admission/turn active, no waking item queued. */
+export const isQuiescent = (s: DeliveryState): boolean => !s.wakeScheduled && s.activity === null && s.waking === 0
+
+/** An admission or a turn is active (a claim counts from the moment it opens the window). */
+export const activeWork = (s: DeliveryState): Claim | Turn | undefined =>
+  s.activity && s.activity.kind !== 'between' ? s.activity : undefined
+
+export const hasSteering = (outbox: readonly OutboxEntry[]): boolean => outbox.some((e) => e.kind === 'steering')

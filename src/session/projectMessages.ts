@@ -1,0 +1,31 @@
+import type { SessionEvent } from '../events.js'
+import type { Message } from '../messages/types.js'
+
+/**
+ * The surface projection of one durable event (R38): user and steering messages verbatim as
+ * `user`, a non-empty `assistant/message` as `assistant`, a `tool/result` as `tool`; nothing
+ * for the rest. Sources are never rendered into the content.
+ */
+export const projectEvent = (event: SessionEvent): Message | undefined => {
+  switch (event.type) {
+    case 'user/message':
+    case 'steering/message':
+      return { role: 'user', content: event.data.content }
+    case 'assistant/message':
+      return event.data.content.length > 0 ? { role: 'assistant', content: event.data.content } : undefined
+    case 'tool/result':
+      return { role: 'tool', content: [event.data.result] }
+    default:
+      return undefined
+  }
+}
+
+/** `session.messages()` over any list of durable events (R38). */
+export const projectMessages = (events: readonly SessionEvent[]): Message[] => {
+  const out: Message[] = []
+  for (const event of events) {
+    const message = projectEvent(event)
+    if (message) out.push(Object.freeze(message))
+  }
+  return out
+}
