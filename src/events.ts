@@ -56,7 +56,9 @@ export type AgentEvent =
 
 export type AgentEventType = AgentEvent['type']
 
-export type TurnTrigger = { readonly kind: 'message'; readonly source: MessageSource } | { readonly kind: 'retry' }
+export type TurnTrigger =
+  | { readonly kind: 'message'; readonly source: MessageSource }
+  | { readonly kind: 'retry' }
 
 export type TurnEndReason =
   | { readonly kind: 'completed' }

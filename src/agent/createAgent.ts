@@ -9,28 +9,28 @@ import {
   mergeMap,
   type Observable,
   queueScheduler,
+  Subject,
   scan,
   share,
   startWith,
-  Subject,
   tap,
 } from 'rxjs'
 import { AgentBusyError, AgentDisposedError, InvalidInputError } from '../errors.js'
 import type { AgentEvent, SessionEvent } from '../events.js'
 import { type AcceptedSend, splitSends } from '../inbox/splitSends.js'
-import { createEffectRunner } from '../loop/runEffect.js'
 import { canRetry } from '../loop/close.js'
 import type { Command, Output, Signal } from '../loop/inputs.js'
 import { reduce } from '../loop/reduce.js'
+import { createEffectRunner } from '../loop/runEffect.js'
 import { initialState, isQuiescent } from '../loop/state.js'
 import { noTools } from '../loop/toolBatch.js'
 import { trampoline } from '../loop/trampoline.js'
-import { mintMessageId, mintSessionId } from './mint.js'
 import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
 import { parseCancelArgs, parseSendInput, parseSendOptions } from '../messages/validate.js'
 import { Transcript } from '../session/session.js'
 import { memoryStore } from '../session/store.js'
 import { lastTurnOf } from './history.js'
+import { mintMessageId, mintSessionId } from './mint.js'
 import type { Agent, AgentOptions } from './types.js'
 
 const FOLLOWUP: SendOptions = Object.freeze({ target: 'next-turn', wakeup: true })
@@ -92,7 +92,10 @@ export const createAgent = (options: AgentOptions): Agent => {
     ensureAccepting(call)
     const data = parseSendInput(input, call)
     const id = mintMessageId()
-    sends.next({ message: Object.freeze({ id, content: data.content, source: data.source }), options: sendOptions })
+    sends.next({
+      message: Object.freeze({ id, content: data.content, source: data.source }),
+      options: sendOptions,
+    })
     return id
   }
   const completed = new Promise<void>((resolve) => output$.subscribe({ complete: resolve }))
@@ -122,7 +125,8 @@ export const createAgent = (options: AgentOptions): Agent => {
     inject: (input) => sendChecked(input, INJECT, 'inject()'),
     cancel: (cause, cancelOptions) => {
       const args = parseCancelArgs(cause, cancelOptions)
-      if (!finished) commands.next({ type: 'cancel', cause: args.cause, keepInbox: args.options.keepInbox === true })
+      if (!finished)
+        commands.next({ type: 'cancel', cause: args.cause, keepInbox: args.options.keepInbox === true })
     },
     retry: () => {
       ensureAccepting('retry()')
@@ -132,9 +136,9 @@ export const createAgent = (options: AgentOptions): Agent => {
     whenIdle: () =>
       isQuiescent(state)
         ? Promise.resolve()
-        : firstValueFrom(reductions$.pipe(filter((r) => isQuiescent(r.state))), { defaultValue: undefined }).then(
-            () => undefined,
-          ),
+        : firstValueFrom(reductions$.pipe(filter((r) => isQuiescent(r.state))), {
+            defaultValue: undefined,
+          }).then(() => undefined),
     dispose: () => {
       if (!finished) commands.next({ type: 'dispose' })
       return completed
@@ -149,7 +153,11 @@ export const createAgent = (options: AgentOptions): Agent => {
         return transcript.events.slice()
       },
       messages: () => transcript.messages(),
-      flush: () => firstValueFrom(defer(() => store.flush() ?? [undefined]), { defaultValue: undefined }),
+      flush: () =>
+        firstValueFrom(
+          defer(() => store.flush() ?? [undefined]),
+          { defaultValue: undefined },
+        ),
     },
   }
 
@@ -185,7 +193,8 @@ const checkOptions = (options: AgentOptions) => {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidInputError('createAgent()', [{ path: ['options'], message: 'expected an object' }])
   }
-  if (typeof options.model !== 'function') issues.push({ path: ['options', 'model'], message: 'expected a function' })
+  if (typeof options.model !== 'function')
+    issues.push({ path: ['options', 'model'], message: 'expected a function' })
   if (options.instructions !== undefined && typeof options.instructions !== 'string') {
     issues.push({ path: ['options', 'instructions'], message: 'expected string' })
   }
@@ -193,7 +202,8 @@ const checkOptions = (options: AgentOptions) => {
   if (scheduler === queueScheduler) {
     issues.push({
       path: ['options', 'scheduler'],
-      message: 'queueScheduler runs work at schedule time, which breaks the deferred wake (R6); use asapScheduler',
+      message:
+        'queueScheduler runs work at schedule time, which breaks the deferred wake (R6); use asapScheduler',
     })
   }
   if (issues.length > 0) throw new InvalidInputError('createAgent()', issues)

@@ -14,7 +14,8 @@ export type QueueSend = {
 /** `next-step` without wakeup: staged context inside the window, appended at once outside. */
 export type InjectSend = { readonly type: 'inject'; readonly message: AgentMessage }
 
-const isQueueSend = (send: AcceptedSend): boolean => send.options.target === 'next-turn' || send.options.wakeup
+const isQueueSend = (send: AcceptedSend): boolean =>
+  send.options.target === 'next-turn' || send.options.wakeup
 const isInjectSend = (send: AcceptedSend): boolean => !isQueueSend(send)
 
 /**

@@ -42,7 +42,7 @@ const liveClaim = (tx: Tx, activity: number): Claim | undefined => {
 
 export const claimDequeue = (tx: Tx, activity: number): void => {
   const claim = liveClaim(tx, activity)
-  if (!claim || claim.phase !== 'opening') return
+  if (claim?.phase !== 'opening') return
   const head = fifoShift(tx.state.queue)
   if (!head) return reject(tx, claim)
   tx.set({

@@ -1,6 +1,6 @@
 import type { SettledReason, TurnEndReason } from '../events.js'
 import { beginClaim } from './claim.js'
-import { writeEntries, settleContexts } from './outbox.js'
+import { settleContexts, writeEntries } from './outbox.js'
 import { activeWork, type Turn } from './state.js'
 import { beginStep } from './step.js'
 import type { Tx } from './tx.js'

@@ -25,7 +25,12 @@ export type PromptSubmitArgs<A> = {
   readonly source: MessageSource
   readonly signal: AbortSignal
 }
-export type StepArgs<A> = { readonly agent: A; readonly turn: number; readonly step: number; readonly signal: AbortSignal }
+export type StepArgs<A> = {
+  readonly agent: A
+  readonly turn: number
+  readonly step: number
+  readonly signal: AbortSignal
+}
 export type TurnStoppingArgs<A> = { readonly agent: A; readonly turn: number; readonly signal: AbortSignal }
 export type RequestErrorArgs<A> = StepArgs<A> & { readonly error: unknown }
 

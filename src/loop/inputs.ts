@@ -1,14 +1,13 @@
 import type { AgentEvent, DurableDraft } from '../events.js'
+import type { InjectSend, QueueSend } from '../inbox/splitSends.js'
 import type {
   AgentCancelCause,
-  AgentMessage,
   ContentBlock,
   MessageSource,
   ToolCallBlock,
   ToolResultBlock,
   UserMessageData,
 } from '../messages/types.js'
-import type { InjectSend, QueueSend } from '../inbox/splitSends.js'
 import type { ModelEvent } from './model.js'
 import type { AbortCause } from './state.js'
 
@@ -41,10 +40,25 @@ export type Signal =
   | { readonly type: 'unwind'; readonly activity: number }
   | { readonly type: 'advance'; readonly activity: number }
   | { readonly type: 'step-hook/done'; readonly activity: number; readonly step: number }
-  | { readonly type: 'hook/failed'; readonly activity: number; readonly step: number; readonly error: unknown }
-  | { readonly type: 'model/event'; readonly activity: number; readonly step: number; readonly event: ModelEvent }
+  | {
+      readonly type: 'hook/failed'
+      readonly activity: number
+      readonly step: number
+      readonly error: unknown
+    }
+  | {
+      readonly type: 'model/event'
+      readonly activity: number
+      readonly step: number
+      readonly event: ModelEvent
+    }
   | { readonly type: 'model/complete'; readonly activity: number; readonly step: number }
-  | { readonly type: 'model/failed'; readonly activity: number; readonly step: number; readonly error: unknown }
+  | {
+      readonly type: 'model/failed'
+      readonly activity: number
+      readonly step: number
+      readonly error: unknown
+    }
   | {
       readonly type: 'tool/result'
       readonly activity: number
@@ -85,7 +99,12 @@ export type Effect =
       readonly step: number
       readonly calls: readonly ToolCallBlock[]
     }
-  | { readonly kind: 'turn-stopping'; readonly activity: number; readonly turn: number; readonly step: number }
+  | {
+      readonly kind: 'turn-stopping'
+      readonly activity: number
+      readonly turn: number
+      readonly step: number
+    }
   | {
       readonly kind: 'request-error'
       readonly activity: number

@@ -1,7 +1,10 @@
 import { z } from 'zod'
 import type { ModelEvent } from './model.js'
 
-const usageSchema = z.strictObject({ inputTokens: z.number().nonnegative(), outputTokens: z.number().nonnegative() })
+const usageSchema = z.strictObject({
+  inputTokens: z.number().nonnegative(),
+  outputTokens: z.number().nonnegative(),
+})
 
 const modelEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),

@@ -37,5 +37,6 @@ export const settleContexts = (tx: Tx): void => {
   const entries = tx.state.outbox
   if (entries.length === 0 || entries.some((e) => e.kind === 'steering')) return
   tx.set({ outbox: [] })
-  for (const entry of entries) if (entry.kind === 'context') tx.durable({ type: 'user/message', data: entry.data })
+  for (const entry of entries)
+    if (entry.kind === 'context') tx.durable({ type: 'user/message', data: entry.data })
 }

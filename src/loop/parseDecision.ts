@@ -1,10 +1,10 @@
+import { z } from 'zod'
 import { InvalidInputError } from '../errors.js'
-import { isPlainObject, jsonSnapshot } from '../messages/snapshot.js'
 import { contentBlockSchema } from '../messages/schemas.js'
+import { isPlainObject, jsonSnapshot } from '../messages/snapshot.js'
+import { toInputIssues } from '../messages/toInputIssues.js'
 import type { ContentBlock, UserMessageData } from '../messages/types.js'
 import { parseContextInput } from '../messages/validate.js'
-import { toInputIssues } from '../messages/toInputIssues.js'
-import { z } from 'zod'
 
 /** The prompt as rewritten so far by a chain of `promptSubmit` hooks. */
 export type DecisionAcc = {
@@ -29,17 +29,23 @@ const pluginSource = { kind: 'plugin', plugin: 'promptSubmit' } as const
  */
 export const parseDecision = (acc: DecisionAcc, decision: unknown): DecisionAcc => {
   if (decision === undefined) return acc
-  if (!isPlainObject(decision)) throw new InvalidInputError(CALL, [{ path: ['decision'], message: 'expected an object' }])
+  if (!isPlainObject(decision))
+    throw new InvalidInputError(CALL, [{ path: ['decision'], message: 'expected an object' }])
   if (decision.kind === 'block') return { ...acc, blocked: true, reason: decision.reason }
   if (decision.kind !== 'allow') {
-    throw new InvalidInputError(CALL, [{ path: ['decision', 'kind'], message: "expected 'allow' or 'block'" }])
+    throw new InvalidInputError(CALL, [
+      { path: ['decision', 'kind'], message: "expected 'allow' or 'block'" },
+    ])
   }
   let next = acc
-  if (decision.content !== undefined) next = { ...next, rewritten: true, content: parseContent(decision.content) }
+  if (decision.content !== undefined)
+    next = { ...next, rewritten: true, content: parseContent(decision.content) }
   const contexts = decision.additionalContexts
   if (contexts !== undefined) {
     if (!Array.isArray(contexts)) {
-      throw new InvalidInputError(CALL, [{ path: ['decision', 'additionalContexts'], message: 'expected an array' }])
+      throw new InvalidInputError(CALL, [
+        { path: ['decision', 'additionalContexts'], message: 'expected an array' },
+      ])
     }
     const parsed = contexts.map((input, i) =>
       parseContextInput(input, pluginSource, CALL, ['decision', 'additionalContexts', i]),
@@ -50,7 +56,8 @@ export const parseDecision = (acc: DecisionAcc, decision: unknown): DecisionAcc 
 }
 
 const parseContent = (content: unknown): readonly ContentBlock[] => {
-  if (typeof content === 'string') return Object.freeze([Object.freeze({ type: 'text' as const, text: content })])
+  if (typeof content === 'string')
+    return Object.freeze([Object.freeze({ type: 'text' as const, text: content })])
   const root = ['decision', 'content']
   const snapshot = jsonSnapshot(content, root)
   if (!snapshot.ok) throw new InvalidInputError(CALL, snapshot.issues)

@@ -25,7 +25,7 @@ import { type AgentHooks, callHook, hookList } from './hooks.js'
 import type { Effect, Signal } from './inputs.js'
 import type { ModelAdapter, ToolSpec } from './model.js'
 import { parseModelEvent } from './modelEvent.js'
-import { parseDecision, type DecisionAcc } from './parseDecision.js'
+import { type DecisionAcc, parseDecision } from './parseDecision.js'
 import type { ToolBatchRunner } from './toolBatch.js'
 
 export type EffectRunnerDeps<A> = {
@@ -48,12 +48,14 @@ export type EffectRunnerDeps<A> = {
  * activity's `AbortSignal` and stops (unsubscribes) at its `stop` effect, which the reducer emits
  * only after the abort listeners ran (R25).
  */
-export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effect) => Observable<Signal>) => {
+export const createEffectRunner = <A>(
+  deps: EffectRunnerDeps<A>,
+): ((effect: Effect) => Observable<Signal>) => {
   const controllers = new Map<number, AbortController>()
   const stop$ = new Subject<number>()
   const signalOf = (activity: number): AbortSignal => {
-    let controller = controllers.get(activity)
-    if (!controller) controllers.set(activity, (controller = new AbortController()))
+    const controller = controllers.get(activity) ?? new AbortController()
+    controllers.set(activity, controller)
     return controller.signal
   }
   const untilStopped =

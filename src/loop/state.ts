@@ -6,8 +6,8 @@ import type {
   ContentBlock,
   DisposeCause,
   ToolCallBlock,
-  UserMessageData,
   Usage,
+  UserMessageData,
 } from '../messages/types.js'
 import type { FinishReason } from './model.js'
 
@@ -109,10 +109,12 @@ export const initialState = (agentId: string, lastTurn = 0): DeliveryState => ({
 export const EMPTY_DRAFT: StepDraft = { content: [], toolCalls: [] }
 
 /** R28: no wake scheduled, no admission/turn active, no waking item queued. */
-export const isQuiescent = (s: DeliveryState): boolean => !s.wakeScheduled && s.activity === null && s.waking === 0
+export const isQuiescent = (s: DeliveryState): boolean =>
+  !s.wakeScheduled && s.activity === null && s.waking === 0
 
 /** An admission or a turn is active (a claim counts from the moment it opens the window). */
 export const activeWork = (s: DeliveryState): Claim | Turn | undefined =>
   s.activity && s.activity.kind !== 'between' ? s.activity : undefined
 
-export const hasSteering = (outbox: readonly OutboxEntry[]): boolean => outbox.some((e) => e.kind === 'steering')
+export const hasSteering = (outbox: readonly OutboxEntry[]): boolean =>
+  outbox.some((e) => e.kind === 'steering')

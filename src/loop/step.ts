@@ -6,7 +6,12 @@ import { EMPTY_DRAFT, hasSteering, type StepDraft, type Turn } from './state.js'
 import type { Tx } from './tx.js'
 
 /** The current turn, if `activity` names it, no cancel hit it, and it is in `phase`. */
-export const liveTurn = (tx: Tx, activity: number, phase?: Turn['phase'], step?: number): Turn | undefined => {
+export const liveTurn = (
+  tx: Tx,
+  activity: number,
+  phase?: Turn['phase'],
+  step?: number,
+): Turn | undefined => {
   const a = tx.state.activity
   if (a?.kind !== 'turn' || a.id !== activity || a.abort) return undefined
   if (phase !== undefined && a.phase !== phase) return undefined
@@ -139,7 +144,8 @@ export const finishStep = (tx: Tx, turn: Turn): void => {
   tx.effect({ kind: 'turn-stopping', activity: turn.id, turn: turn.turn, step: turn.step })
 }
 
-const endReason = (turn: Turn) => (turn.maxTokens ? { kind: 'max-tokens' as const } : { kind: 'completed' as const })
+const endReason = (turn: Turn) =>
+  turn.maxTokens ? { kind: 'max-tokens' as const } : { kind: 'completed' as const }
 
 /** R16, R20c: after `turnStopping`, one more drain; steering in it runs another step. */
 export const turnStoppingDone = (tx: Tx, activity: number): void => {

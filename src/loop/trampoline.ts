@@ -1,4 +1,4 @@
-import { Observable, type MonoTypeOperatorFunction } from 'rxjs'
+import { type MonoTypeOperatorFunction, Observable } from 'rxjs'
 
 type Frame<T> = { readonly items: T[]; head: number }
 

@@ -31,7 +31,13 @@ export type ToolResultBlock = {
 export type ContentBlock = TextBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock
 
 /** Plain JSON, as accepted anywhere a producer may attach its own data. */
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue }
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue }
 
 export type UserSource = { readonly kind: 'user' }
 export type PluginSource = { readonly kind: 'plugin'; readonly plugin: string }

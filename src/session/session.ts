@@ -31,7 +31,11 @@ export class Transcript {
   }
 
   append(draft: DurableDraft): SessionEvent {
-    const event = freezeShallowNew({ seq: this.list.length + 1, type: draft.type, data: draft.data } as SessionEvent)
+    const event = freezeShallowNew({
+      seq: this.list.length + 1,
+      type: draft.type,
+      data: draft.data,
+    } as SessionEvent)
     this.list.push(event)
     this.project(event)
     this.store.append([event])

@@ -1,0 +1,38 @@
+import type { RunHelpers } from 'rxjs/testing'
+import { configure } from 'rxjs-marbles'
+import { expect } from 'vitest'
+import { createAgent } from '../src/agent/createAgent.js'
+import type { Agent, AgentOptions } from '../src/agent/types.js'
+import { labelled } from '../src/testing/label.js'
+
+export const { marbles } = configure({
+  assertDeepEqual: (actual: unknown, expected: unknown) => {
+    expect(actual).toStrictEqual(expected)
+  },
+  frameworkMatcher: true,
+  run: true,
+})
+
+type Context = Parameters<Parameters<typeof marbles>[0]>[0]
+
+/**
+ * A whole agent inside one marble scenario: the agent runs on the test scheduler, and calls are
+ * driven from a hot diagram whose values are functions of the agent.
+ */
+export const scenario = (m: Context, options: Omit<AgentOptions, 'scheduler'>) => {
+  const agent = createAgent({ ...options, scheduler: m.scheduler })
+  const streams = labelled(agent)
+  return {
+    agent,
+    /** Runs `calls[k](agent)` at each frame where the diagram has `k`. */
+    drive: (diagram: string, calls: Record<string, (agent: Agent) => void>) => {
+      m.hot(diagram, calls).subscribe((call) => call(agent))
+    },
+    expectEvents: (diagram: string, values: Record<string, string>) =>
+      m.expect(streams.events$).toBeObservable(diagram, values),
+    expectTranscript: (diagram: string, values: Record<string, string>) =>
+      m.expect(streams.transcript$).toBeObservable(diagram, values),
+  }
+}
+
+export type { RunHelpers }

@@ -1,0 +1,83 @@
+export { createAgent } from './agent/createAgent.js'
+export type { Agent, AgentOptions, AgentSession } from './agent/types.js'
+export {
+  AgentBusyError,
+  AgentDisposedError,
+  type InputIssue,
+  InvalidInputError,
+  InvariantViolation,
+} from './errors.js'
+export type {
+  AgentErrorEvent,
+  AgentEvent,
+  AgentEventOf,
+  AgentEventType,
+  CancelRequestedEvent,
+  InboxDequeueEvent,
+  InboxDiscardEvent,
+  InboxEnqueueEvent,
+  SessionEvent,
+  SessionEventDataMap,
+  SessionEventOf,
+  SessionEventType,
+  SettledEvent,
+  SettledReason,
+  StatusEvent,
+  StreamDeltaEvent,
+  TurnEndReason,
+  TurnTrigger,
+} from './events.js'
+export { type AcceptedSend, type InjectSend, type QueueSend, splitSends } from './inbox/splitSends.js'
+export type {
+  AgentHooks,
+  HookResult,
+  PromptDecision,
+  PromptSubmitArgs,
+  RequestErrorArgs,
+  StepArgs,
+  TurnStoppingArgs,
+} from './loop/hooks.js'
+export type { FinishReason, ModelAdapter, ModelEvent, ModelRequest, ToolSpec } from './loop/model.js'
+export { MalformedModelEventError } from './loop/modelEvent.js'
+export { trampoline } from './loop/trampoline.js'
+export {
+  cancelCauseSchema,
+  contentBlockSchema,
+  messageSourceSchema,
+  sendOptionsSchema,
+  userMessageDataSchema,
+} from './messages/schemas.js'
+export type {
+  AgentCancelCause,
+  AgentMessage,
+  AgentMessageId,
+  AgentStatus,
+  CancelOptions,
+  ContentBlock,
+  InboxPlacement,
+  JsonValue,
+  Message,
+  MessageSource,
+  ReasoningBlock,
+  SendInput,
+  SendOptions,
+  SendTarget,
+  TextBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+  ToolResultCode,
+  Usage,
+  UserMessageData,
+} from './messages/types.js'
+export {
+  type ConservationResult,
+  type ConservationState,
+  conservationStep,
+  emptyConservationState,
+  outstandingInbox,
+} from './operators/conservationStep.js'
+export { inboxConservation } from './operators/inboxConservation.js'
+export { ofType } from './operators/ofType.js'
+export { statusAlternation } from './operators/statusAlternation.js'
+export { projectMessages } from './session/projectMessages.js'
+export { memoryStore, type SessionStore } from './session/store.js'

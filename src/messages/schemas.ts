@@ -1,0 +1,116 @@
+/**
+ * Zod schemas for the data model of SPEC section 2. Each one validates exactly the matching type
+ * of `types.ts` (the annotations make the compiler check that). Inputs reach these schemas after
+ * `jsonSnapshot`, so they are already plain JSON; the schemas still check JSON-ness of the open
+ * parts (extra source fields, `change`) so that they also hold on their own.
+ */
+import { z } from 'zod'
+import { jsonSnapshot } from './snapshot.js'
+import type {
+  AgentCancelCause,
+  CancelOptions,
+  ContentBlock,
+  JsonValue,
+  MessageSource,
+  SendOptions,
+  ToolResultCode,
+  UserMessageData,
+} from './types.js'
+
+export const toolResultCodes = [
+  'UNKNOWN_TOOL',
+  'INVALID_ARGUMENTS',
+  'TOOL_ERROR',
+  'INVALID_RESULT',
+  'ABORTED',
+  'ABORTED_BEFORE_DISPATCH',
+  'NOT_RUN_MAX_TOKENS',
+] as const satisfies readonly ToolResultCode[]
+
+const textBlockSchema = z.strictObject({ type: z.literal('text'), text: z.string() })
+const reasoningBlockSchema = z.strictObject({ type: z.literal('reasoning'), text: z.string() })
+const toolCallBlockSchema = z.strictObject({
+  type: z.literal('tool-call'),
+  id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+})
+const toolResultBlockSchema = z.strictObject({
+  type: z.literal('tool-result'),
+  toolCallId: z.string(),
+  get content(): z.ZodArray<z.ZodType<ContentBlock>> {
+    return z.array(contentBlockSchema)
+  },
+  isError: z.boolean().exactOptional(),
+  code: z.enum(toolResultCodes).exactOptional(),
+})
+
+/** One content block; unknown block types and unknown keys are refused. */
+export const contentBlockSchema: z.ZodType<ContentBlock> = z.discriminatedUnion('type', [
+  textBlockSchema,
+  reasoningBlockSchema,
+  toolCallBlockSchema,
+  toolResultBlockSchema,
+])
+
+/** Plain JSON (checked by `jsonSnapshot`: `z.json()` is ~50x slower and accepts class instances). */
+export const jsonValueSchema = z.custom<JsonValue>((value) => jsonSnapshot(value, 'value').ok, {
+  message: 'expected plain JSON',
+})
+const extraJson = jsonValueSchema
+const userSourceSchema = z.object({ kind: z.literal('user') }).catchall(extraJson)
+const pluginSourceSchema = z.object({ kind: z.literal('plugin'), plugin: z.string() }).catchall(extraJson)
+const toolSourceSchema = z.object({ kind: z.literal('tool'), tool: z.string() }).catchall(extraJson)
+const goalSourceSchema = z
+  .object({
+    kind: z.literal('goal'),
+    goalId: z.string().min(1),
+    revision: z.int().min(0),
+    round: z.int().min(0),
+    change: jsonValueSchema.exactOptional(),
+  })
+  .catchall(extraJson)
+const customSourceSchema = z.object({ kind: z.string().min(1) }).catchall(extraJson)
+
+const knownSourceSchemas: Readonly<Record<string, z.ZodType>> = {
+  user: userSourceSchema,
+  plugin: pluginSourceSchema,
+  tool: toolSourceSchema,
+  goal: goalSourceSchema,
+}
+
+/**
+ * A message source. Known kinds (`user`, `plugin`, `tool`, `goal`) are checked strictly but keep
+ * extra JSON fields; any other kind passes when the source is plain JSON with a non-empty string
+ * `kind`. Dispatches on `kind` by hand, so each kind reports its own issues (a union would report
+ * "matches none of five shapes").
+ */
+export const messageSourceSchema = z.custom<MessageSource>().superRefine((value, ctx) => {
+  const kind = typeof value === 'object' && value !== null ? (value as { kind?: unknown }).kind : undefined
+  const schema =
+    (typeof kind === 'string' && Object.hasOwn(knownSourceSchemas, kind) && knownSourceSchemas[kind]) ||
+    customSourceSchema
+  const result = schema.safeParse(value)
+  if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue })
+})
+
+/** `{content, source}`, content non-empty. Other top-level keys are stripped (an `AgentMessage` can be re-sent). */
+export const userMessageDataSchema: z.ZodType<UserMessageData> = z.object({
+  content: z.array(contentBlockSchema).min(1),
+  source: messageSourceSchema,
+})
+
+export const sendOptionsSchema: z.ZodType<SendOptions> = z.strictObject({
+  target: z.enum(['next-turn', 'next-step']),
+  wakeup: z.boolean(),
+})
+
+export const cancelCauseSchema: z.ZodType<AgentCancelCause> = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('user') }),
+  z.strictObject({ kind: z.literal('parent') }),
+])
+
+/** `{keepInbox?}`; `undefined` (no options) is allowed. */
+export const cancelOptionsSchema: z.ZodType<CancelOptions | undefined> = z
+  .strictObject({ keepInbox: z.boolean().optional() })
+  .optional() as z.ZodType<CancelOptions | undefined>

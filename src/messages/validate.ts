@@ -1,0 +1,90 @@
+/**
+ * Run-time validation of everything a caller hands to the delivery surface (R1, R2, V4, V5).
+ * Each parser returns deep-frozen data or throws `InvalidInputError`; nothing else happens before
+ * it returns, so a refused call leaves no trace.
+ */
+import { type InputIssue, InvalidInputError } from '../errors.js'
+import {
+  cancelCauseSchema,
+  cancelOptionsSchema,
+  sendOptionsSchema,
+  userMessageDataSchema,
+} from './schemas.js'
+import { deepFreeze, isPlainObject, jsonSnapshot, type Path } from './snapshot.js'
+import { toInputIssues } from './toInputIssues.js'
+import type { AgentCancelCause, CancelOptions, MessageSource, SendOptions, UserMessageData } from './types.js'
+
+const userSource: MessageSource = Object.freeze({ kind: 'user' })
+
+/**
+ * Validates `UserMessageData` given where a string means "text from `defaultSource`": the prompt
+ * of `send` (user), `additionalContexts` of a prompt decision, a tool's `ctx.context(input)`
+ * (`{kind:'tool', tool: name}`).
+ *
+ * 1. A string `s` becomes `{content: [{type: 'text', text: s}], source: defaultSource}` (empty
+ *    strings are allowed; `defaultSource` is deep-frozen in place).
+ * 2. Otherwise the input must be a plain object; only its `content` and `source` are read, so
+ *    other top-level keys (an `id`, say) are ignored and an `AgentMessage` can be sent again.
+ * 3. Those two are snapshotted (deep copy, non-JSON refused with a path), then checked against
+ *    `userMessageDataSchema`.
+ *
+ * @returns a deep-frozen object with exactly the keys `content` and `source`.
+ * @throws InvalidInputError naming `call` and the paths, which start with `root`.
+ */
+export const parseContextInput = (
+  input: unknown,
+  defaultSource: MessageSource,
+  call: string,
+  root: string | Path = 'input',
+): UserMessageData => {
+  const rootPath = typeof root === 'string' ? [root] : root
+  if (typeof input === 'string') {
+    const text = Object.freeze({ type: 'text', text: input } as const)
+    return Object.freeze({ content: Object.freeze([text]), source: deepFreeze(defaultSource) })
+  }
+  if (!isPlainObject(input)) {
+    const message = input === undefined ? 'required' : 'expected a string or a plain object {content, source}'
+    throw new InvalidInputError(call, [{ path: rootPath, message }])
+  }
+  const snapshot = jsonSnapshot({ content: input.content, source: input.source }, rootPath)
+  if (!snapshot.ok) throw new InvalidInputError(call, snapshot.issues)
+  const result = userMessageDataSchema.safeParse(snapshot.value)
+  if (!result.success)
+    throw new InvalidInputError(call, toInputIssues(result.error, rootPath, snapshot.value))
+  // The schemas neither strip nor transform, so the frozen snapshot is the validated value.
+  return snapshot.value as UserMessageData
+}
+
+/** `send`'s input: a `UserMessageData`, or a string meaning a user text message (R1, R2). */
+export const parseSendInput = (input: unknown, call = 'send()'): UserMessageData =>
+  parseContextInput(input, userSource, call)
+
+/** `SendOptions`: exactly `{target: 'next-turn' | 'next-step', wakeup: boolean}`. Returns a frozen copy. */
+export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions => {
+  const result = sendOptionsSchema.safeParse(options)
+  if (!result.success) throw new InvalidInputError(call, toInputIssues(result.error, ['options'], options))
+  return Object.freeze({ target: result.data.target, wakeup: result.data.wakeup })
+}
+
+/**
+ * `cancel(cause, options?)` (V5): the cause is exactly `{kind: 'user'}` or `{kind: 'parent'}`,
+ * options are `undefined` or `{keepInbox?: boolean}`; extra keys are refused. Issues of both
+ * arguments are reported together. Returns frozen copies.
+ */
+export const parseCancelArgs = (
+  cause: unknown,
+  options: unknown,
+): { readonly cause: AgentCancelCause; readonly options: CancelOptions } => {
+  const causeResult = cancelCauseSchema.safeParse(cause)
+  const optionsResult = cancelOptionsSchema.safeParse(options)
+  const issues: InputIssue[] = [
+    ...(causeResult.success ? [] : toInputIssues(causeResult.error, ['cause'], cause)),
+    ...(optionsResult.success ? [] : toInputIssues(optionsResult.error, ['options'], options)),
+  ]
+  if (!causeResult.success || !optionsResult.success) throw new InvalidInputError('cancel()', issues)
+  const keepInbox = optionsResult.data?.keepInbox
+  return Object.freeze({
+    cause: Object.freeze({ kind: causeResult.data.kind }),
+    options: Object.freeze(keepInbox === undefined ? {} : { keepInbox }),
+  })
+}

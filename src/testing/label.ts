@@ -1,0 +1,84 @@
+import { filter, map, merge, type Observable } from 'rxjs'
+import type { Agent } from '../agent/types.js'
+import type { AgentEvent, SessionEvent } from '../events.js'
+import type { AgentMessage, ContentBlock } from '../messages/types.js'
+
+const textOf = (content: readonly ContentBlock[]): string => {
+  const first = content[0]
+  if (!first) return ''
+  if (first.type === 'text' || first.type === 'reasoning') return first.text
+  if (first.type === 'tool-call') return `${first.name}()`
+  return `result:${first.toolCallId}`
+}
+const textsOf = (messages: readonly AgentMessage[]) => messages.map((m) => textOf(m.content)).join(',')
+
+/**
+ * A short, stable label for any live or durable event, for marble value legends and logs:
+ * `enqueue(hi,queued)`, `running`, `dequeue(hi)`, `turn/start(1)`, `user(hi)`, `step/start(1.1)`,
+ * `assistant(Hello)`, `turn/end(1,completed)`, `settled(1,completed)` … Messages show the text
+ * of their first block.
+ */
+export const label = (event: AgentEvent | SessionEvent): string => {
+  if ('seq' in event) return durableLabel(event)
+  switch (event.type) {
+    case 'agent/inbox/enqueue':
+      return `enqueue(${textOf(event.message.content)},${event.placement})`
+    case 'agent/inbox/dequeue':
+      return `dequeue(${textOf(event.message.content)})`
+    case 'agent/inbox/discard':
+      return `discard(${textsOf(event.messages)})`
+    case 'agent/status':
+      return event.status
+    case 'agent/cancel-requested':
+      return `cancel(${event.cause.kind})`
+    case 'agent/settled':
+      return `settled(${event.turn},${event.reason.kind})`
+    case 'agent/error':
+      return `error(${event.turn}.${event.step})`
+    case 'agent/stream/delta':
+      return `delta(${event.text})`
+  }
+}
+
+const durableLabel = (event: SessionEvent): string => {
+  switch (event.type) {
+    case 'user/message':
+      return `user(${textOf(event.data.content)})`
+    case 'steering/message':
+      return `steering(${textOf(event.data.content)})`
+    case 'turn/start':
+      return `turn/start(${event.data.turn}${event.data.trigger.kind === 'retry' ? ',retry' : ''})`
+    case 'turn/end':
+      return `turn/end(${event.data.turn},${event.data.reason.kind})`
+    case 'step/start':
+      return `step/start(${event.data.turn}.${event.data.step})`
+    case 'step/end':
+      return `step/end(${event.data.turn}.${event.data.step})`
+    case 'assistant/message':
+      return `assistant(${textOf(event.data.content)})`
+    case 'tool/call':
+      return `tool/call(${event.data.call.name})`
+    case 'tool/result':
+      return `tool/result(${event.data.result.toolCallId}${event.data.result.isError ? `,${event.data.result.code ?? 'error'}` : ''})`
+  }
+}
+
+/**
+ * Labelled streams of an agent for marble specs: `events$` (live, deltas left out unless asked
+ * for), `transcript$` (durable events appended from now on), and `timeline$`, both interleaved in
+ * the one global order.
+ */
+export const labelled = (agent: Agent, options: { readonly deltas?: boolean } = {}) => {
+  const from = agent.session.events.length
+  const events$ = agent.events$.pipe(
+    map((event) => (options.deltas || event.type !== 'agent/stream/delta' ? label(event) : undefined)),
+  )
+  const live$: Observable<string> = events$.pipe(filterDefined())
+  const transcript$: Observable<string> = agent.transcript$.pipe(
+    map((event) => (event.seq > from ? label(event) : undefined)),
+    filterDefined(),
+  )
+  return { events$: live$, transcript$, timeline$: merge(live$, transcript$) }
+}
+
+const filterDefined = () => filter((value: string | undefined): value is string => value !== undefined)
