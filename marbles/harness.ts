@@ -3,6 +3,7 @@ import { configure } from 'rxjs-marbles'
 import { expect } from 'vitest'
 import { createAgent } from '../src/agent/createAgent.js'
 import type { Agent, AgentOptions } from '../src/agent/types.js'
+import type { PromptDecision } from '../src/loop/hooks.js'
 import { labelled } from '../src/testing/label.js'
 
 export const { marbles } = configure({
@@ -28,11 +29,26 @@ export const scenario = (m: Context, options: Omit<AgentOptions, 'scheduler'>) =
     drive: (diagram: string, calls: Record<string, (agent: Agent) => void>) => {
       m.hot(diagram, calls).subscribe((call) => call(agent))
     },
-    expectEvents: (diagram: string, values: Record<string, string>) =>
+    expectEvents: (diagram: string, values: Record<string, string> = {}) =>
       m.expect(streams.events$).toBeObservable(diagram, values),
-    expectTranscript: (diagram: string, values: Record<string, string>) =>
+    expectTranscript: (diagram: string, values: Record<string, string> = {}) =>
       m.expect(streams.transcript$).toBeObservable(diagram, values),
   }
 }
 
 export type { RunHelpers }
+
+/** A model reply that streams `text` in one delta and finishes, `frames` after the request. */
+export const reply = (m: Context, text: string, frames = 10) =>
+  m.cold(`${frames}ms (af|)`, {
+    a: { type: 'text' as const, text },
+    f: { type: 'finish' as const, reason: 'stop' as const },
+  })
+
+/** A `promptSubmit` hook that allows after `frames` (a decision that takes time). */
+export const allowAfter = (m: Context, frames: number, decision: PromptDecision = { kind: 'allow' }) =>
+  m.cold(`${frames}ms (a|)`, { a: decision })
+
+/** Like `scenario`, plus the interleaved live + durable timeline of the one global order. */
+export const expectTimeline = (m: Context, agent: Agent, diagram: string, values: Record<string, string>) =>
+  m.expect(labelled(agent).timeline$).toBeObservable(diagram, values)
