@@ -15,7 +15,7 @@ import {
   startWith,
   tap,
 } from 'rxjs'
-import { AgentBusyError, AgentDisposedError, InvalidInputError } from '../errors.js'
+import { AgentBusyError, AgentDisposedError, type InputIssue, InvalidInputError } from '../errors.js'
 import type { AgentEvent, SessionEvent } from '../events.js'
 import { type AcceptedSend, splitSends } from '../inbox/splitSends.js'
 import { canRetry } from '../loop/close.js'
@@ -23,12 +23,13 @@ import type { Command, Output, Signal } from '../loop/inputs.js'
 import { reduce } from '../loop/reduce.js'
 import { createEffectRunner } from '../loop/runEffect.js'
 import { initialState, isQuiescent } from '../loop/state.js'
-import { noTools } from '../loop/toolBatch.js'
 import { trampoline } from '../loop/trampoline.js'
 import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
 import { parseCancelArgs, parseSendInput, parseSendOptions } from '../messages/validate.js'
 import { Transcript } from '../session/session.js'
 import { memoryStore } from '../session/store.js'
+import { createToolBatchRunner } from '../tools/runToolBatch.js'
+import { checkTools, toolSpecsOf } from '../tools/toolSpecs.js'
 import { lastTurnOf } from './history.js'
 import { mintMessageId, mintSessionId } from './mint.js'
 import type { Agent, AgentOptions } from './types.js'
@@ -50,7 +51,7 @@ const SHARE_FOREVER = { resetOnError: false, resetOnComplete: false, resetOnRefC
  * ```
  */
 export const createAgent = (options: AgentOptions): Agent => {
-  const { model, scheduler, instructions, hooks } = checkOptions(options)
+  const { model, scheduler, instructions, hooks, tools, maxParallel } = checkOptions(options)
   const store = options.store ?? memoryStore()
   const loaded = store.load()
   const history = loaded.length > 0 ? loaded : (options.history ?? [])
@@ -167,8 +168,8 @@ export const createAgent = (options: AgentOptions): Agent => {
     model,
     ...(instructions !== undefined ? { system: instructions } : {}),
     hooks: hooks ?? {},
-    toolSpecs: [],
-    runTools: noTools,
+    toolSpecs: toolSpecsOf(tools),
+    runTools: createToolBatchRunner({ tools, maxParallel, post: (signal) => signals.next(signal) }),
     transcript,
     store,
     scheduler,
@@ -189,7 +190,7 @@ export const createAgent = (options: AgentOptions): Agent => {
 }
 
 const checkOptions = (options: AgentOptions) => {
-  const issues: { path: (string | number)[]; message: string }[] = []
+  const issues: InputIssue[] = []
   if (typeof options !== 'object' || options === null) {
     throw new InvalidInputError('createAgent()', [{ path: ['options'], message: 'expected an object' }])
   }
@@ -206,6 +207,19 @@ const checkOptions = (options: AgentOptions) => {
         'queueScheduler runs work at schedule time, which breaks the deferred wake (R6); use asapScheduler',
     })
   }
+  const tools = options.tools ?? []
+  issues.push(...checkTools(tools))
+  const maxParallel = options.maxParallelToolCalls ?? 4
+  if (!Number.isInteger(maxParallel) || maxParallel < 1) {
+    issues.push({ path: ['options', 'maxParallelToolCalls'], message: 'expected an integer >= 1' })
+  }
   if (issues.length > 0) throw new InvalidInputError('createAgent()', issues)
-  return { model: options.model, scheduler, instructions: options.instructions, hooks: options.hooks }
+  return {
+    model: options.model,
+    scheduler,
+    instructions: options.instructions,
+    hooks: options.hooks,
+    tools,
+    maxParallel,
+  }
 }

@@ -12,6 +12,7 @@ import type {
   SendOptions,
 } from '../messages/types.js'
 import type { SessionStore } from '../session/store.js'
+import type { ToolDefinition } from '../tools/types.js'
 
 /** The session an agent owns: its durable transcript (SPEC section 3). */
 export type AgentSession = {
@@ -55,6 +56,10 @@ export type AgentOptions = {
   /** Session/agent id; default: a new ULID. */
   readonly id?: string
   readonly hooks?: AgentHooks<Agent>
+  /** Tools the model may call; the model sees their `ToolSpec`s. */
+  readonly tools?: readonly ToolDefinition<Agent>[]
+  /** How many parallel-safe tool calls of one step may run at once; default 4. */
+  readonly maxParallelToolCalls?: number
   /** Default: in memory. A store that already holds events continues that session (R37). */
   readonly store?: SessionStore
   /** Durable events to continue from when the store is empty; turn numbers continue. */

@@ -1,5 +1,5 @@
 import { fifoPush } from '../inbox/fifo.js'
-import type { AgentMessage, SendTarget } from '../messages/types.js'
+import type { AgentMessage, AgentMessageId, SendTarget, UserMessageData } from '../messages/types.js'
 import type { Tx } from './tx.js'
 
 /**
@@ -34,8 +34,14 @@ export const acceptQueued = (tx: Tx, message: AgentMessage, target: SendTarget, 
  * A send from the inject stream (R4): staged as context while the window is open, appended as a
  * `user/message` at once otherwise (no turn, no model run, no status change). Never an inbox event.
  */
-export const acceptInjected = (tx: Tx, message: AgentMessage): void => {
+export const acceptInjected = (tx: Tx, message: AgentMessage): void => acceptContext(tx, message)
+
+/**
+ * Context with or without an id (an inject, or a tool's `ctx.context`, R22): staged while the
+ * window is open, appended at once otherwise, so it is never dropped (V1).
+ */
+export const acceptContext = (tx: Tx, data: UserMessageData & { readonly id?: AgentMessageId }): void => {
   const s = tx.state
-  if (s.window && s.disposal === 'none') tx.set({ outbox: [...s.outbox, { kind: 'context', data: message }] })
-  else tx.durable({ type: 'user/message', data: message })
+  if (s.window && s.disposal === 'none') tx.set({ outbox: [...s.outbox, { kind: 'context', data }] })
+  else tx.durable({ type: 'user/message', data })
 }

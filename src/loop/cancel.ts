@@ -4,6 +4,7 @@ import { reject } from './claim.js'
 import { closeTurn, finishDisposal } from './close.js'
 import type { AbortCause } from './state.js'
 import { activeWork } from './state.js'
+import { abortBatch } from './toolStep.js'
 import type { Tx } from './tx.js'
 
 /**
@@ -53,6 +54,7 @@ export const unwind = (tx: Tx, activity: number): void => {
   if (!work?.abort || work.id !== activity) return
   if (work.kind === 'claim') return reject(tx, work)
   tx.effect({ kind: 'stop', activity })
+  if (work.phase === 'tools') abortBatch(tx, work)
   if (work.stepOpen) tx.durable({ type: 'step/end', data: { turn: work.turn, step: work.step } })
   closeTurn(tx, work, { kind: work.abort.cause.kind === 'disposed' ? 'disposed' : 'aborted' })
 }

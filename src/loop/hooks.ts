@@ -37,7 +37,11 @@ export type RequestErrorArgs<A> = StepArgs<A> & { readonly error: unknown }
 type OneOrMany<F> = F | readonly F[]
 
 export type AgentHooks<A> = {
-  readonly promptSubmit?: OneOrMany<(args: PromptSubmitArgs<A>) => HookResult<PromptDecision | undefined>>
+  /** Returning nothing allows the prompt unchanged. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook written as a block body returns void
+  readonly promptSubmit?: OneOrMany<
+    (args: PromptSubmitArgs<A>) => HookResult<PromptDecision | undefined> | void
+  >
   readonly step?: OneOrMany<(args: StepArgs<A>) => HookResult<unknown>>
   readonly turnStopping?: OneOrMany<(args: TurnStoppingArgs<A>) => HookResult<unknown>>
   readonly requestError?: OneOrMany<(args: RequestErrorArgs<A>) => HookResult<unknown>>

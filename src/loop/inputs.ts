@@ -67,6 +67,14 @@ export type Signal =
       readonly result: ToolResultBlock
       readonly concluded: boolean
     }
+  | {
+      readonly type: 'tool/started'
+      readonly activity: number
+      readonly step: number
+      readonly index: number
+    }
+  /** `ctx.context(input)` from a tool (R22): staged like an inject, without an id. */
+  | { readonly type: 'tool/context'; readonly data: UserMessageData }
   | { readonly type: 'turn-stopping/done'; readonly activity: number }
   | { readonly type: 'request-error/done'; readonly activity: number }
   | { readonly type: 'checkpoint/done'; readonly activity: number }

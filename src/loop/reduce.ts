@@ -1,4 +1,4 @@
-import { acceptInjected, acceptQueued } from './accept.js'
+import { acceptContext, acceptInjected, acceptQueued } from './accept.js'
 import { cancel, cancelClear, dispose, finalized, unwind } from './cancel.js'
 import {
   admissionAllowed,
@@ -18,9 +18,9 @@ import {
   modelFailed,
   requestErrorDone,
   stepHookDone,
-  toolResult,
   turnStoppingDone,
 } from './step.js'
+import { toolResult, toolStarted } from './toolStep.js'
 import { Tx } from './tx.js'
 
 export type Reduction = { readonly state: DeliveryState; readonly out: readonly Output[] }
@@ -78,6 +78,10 @@ const handle = (tx: Tx, input: Input): void => {
       return modelFailed(tx, input.activity, input.step, input.error)
     case 'tool/result':
       return toolResult(tx, input.activity, input.step, input.index, input.result, input.concluded)
+    case 'tool/started':
+      return toolStarted(tx, input.activity, input.step, input.index)
+    case 'tool/context':
+      return acceptContext(tx, input.data)
     case 'turn-stopping/done':
       return turnStoppingDone(tx, input.activity)
     case 'request-error/done':

@@ -6,6 +6,7 @@ import type {
   ContentBlock,
   DisposeCause,
   ToolCallBlock,
+  ToolResultBlock,
   Usage,
   UserMessageData,
 } from '../messages/types.js'
@@ -46,6 +47,9 @@ export type StepDraft = {
   readonly usage?: Usage
 }
 
+/** A tool call's outcome, buffered until every earlier call of the batch is recorded. */
+export type ToolOutcome = { readonly result: ToolResultBlock; readonly concluded: boolean }
+
 export type TurnPhase = 'step-hook' | 'model' | 'tools' | 'turn-stopping' | 'request-error'
 
 export type Turn = {
@@ -60,6 +64,10 @@ export type Turn = {
   /** Tool results recorded so far in this step (model order), and whether one concluded. */
   readonly toolResults: number
   readonly concluded: boolean
+  /** Which calls of the batch were dispatched (for R25's two abort codes). */
+  readonly started?: readonly boolean[]
+  /** Outcomes by call index that are not recorded yet (a later call finished first). */
+  readonly outcomes?: readonly (ToolOutcome | undefined)[]
   /** Any step finished with `max-tokens` (R18): the turn's end reason sticks. */
   readonly maxTokens: boolean
   readonly requestError?: unknown

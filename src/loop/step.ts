@@ -108,30 +108,6 @@ const notRun = (toolCallId: string): ToolResultBlock => ({
   code: 'NOT_RUN_MAX_TOKENS',
 })
 
-/**
- * One tool result, recorded in model order with its call (R21: nothing separates them). The
- * runner posts results in model order; the last one finishes the step.
- */
-export const toolResult = (
-  tx: Tx,
-  activity: number,
-  step: number,
-  index: number,
-  result: ToolResultBlock,
-  concluded: boolean,
-): void => {
-  const turn = liveTurn(tx, activity, 'tools', step)
-  if (!turn || index !== turn.toolResults) return
-  const call = turn.draft.toolCalls[index]
-  if (!call) return
-  const at = { turn: turn.turn, step }
-  tx.durable({ type: 'tool/call', data: { ...at, call } })
-  tx.durable({ type: 'tool/result', data: { ...at, result } })
-  const next = { ...turn, toolResults: index + 1, concluded: turn.concluded || concluded }
-  if (next.toolResults < turn.draft.toolCalls.length) tx.set({ activity: next })
-  else finishStep(tx, next)
-}
-
 /** R15, R16, R20b: drain, close the step, then continue, conclude, or ask `turnStopping`. */
 export const finishStep = (tx: Tx, turn: Turn): void => {
   const drained = drainOutbox(tx, turn.turn)
