@@ -36,12 +36,12 @@ export type RequestErrorArgs<A> = StepArgs<A> & { readonly error: unknown }
 
 type OneOrMany<F> = F | readonly F[]
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a hook with a block body that returns nothing allows
+type PromptSubmitResult = HookResult<PromptDecision | undefined> | void
+
 export type AgentHooks<A> = {
   /** Returning nothing allows the prompt unchanged. */
-  // biome-ignore lint/suspicious/noConfusingVoidType: a hook written as a block body returns void
-  readonly promptSubmit?: OneOrMany<
-    (args: PromptSubmitArgs<A>) => HookResult<PromptDecision | undefined> | void
-  >
+  readonly promptSubmit?: OneOrMany<(args: PromptSubmitArgs<A>) => PromptSubmitResult>
   readonly step?: OneOrMany<(args: StepArgs<A>) => HookResult<unknown>>
   readonly turnStopping?: OneOrMany<(args: TurnStoppingArgs<A>) => HookResult<unknown>>
   readonly requestError?: OneOrMany<(args: RequestErrorArgs<A>) => HookResult<unknown>>
