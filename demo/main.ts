@@ -1,48 +1,64 @@
 /**
- * `npm start`: a short demo on the scripted model. It shows a followup, a steer landing in the
- * running turn, an inject, and a cancel, printing live events (·) and the transcript (■) as they
- * happen, then exits.
+ * `npm start`: a short demo on the scripted model. It shows a followup whose turn calls a tool,
+ * a steer landing between the steps of that running turn, an inject, and a cancel, printing live
+ * events (·) and the transcript (■) as they happen, then exits.
  */
 import { concatMap, from, map, type Observable, timer } from 'rxjs'
-import { createAgent, type ModelEvent, type ModelRequest } from '../src/index.js'
+import { z } from 'zod'
+import { createAgent, defineTool, type ModelEvent } from '../src/index.js'
 import { label, scriptedModel, wordDeltas } from '../src/testing.js'
 
-const WORD_MS = 60
-const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s)
-const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s)
+const WORD_MS = 40
+const tty = process.stdout.isTTY
+const dim = (s: string) => (tty ? `\x1b[2m${s}\x1b[0m` : s)
+const bold = (s: string) => (tty ? `\x1b[1m${s}\x1b[0m` : s)
 
-/** Streams `text` word by word, then finishes. */
-const speak =
-  (text: string) =>
-  (_request: ModelRequest): Observable<ModelEvent> =>
-    from([...wordDeltas(text).map((t): ModelEvent => ({ type: 'text', text: t })), finish]).pipe(
-      concatMap((event) => timer(WORD_MS).pipe(map(() => event))),
-    )
-const finish: ModelEvent = { type: 'finish', reason: 'stop' }
+/** Streams `text` word by word, then the tool calls, then finishes. */
+const speak = (text: string, ...calls: [string, object][]): Observable<ModelEvent> =>
+  from([
+    ...wordDeltas(text).map((t): ModelEvent => ({ type: 'text', text: t })),
+    ...calls.map(
+      ([name, args], i): ModelEvent => ({
+        type: 'tool-call',
+        id: `c${i}`,
+        name,
+        arguments: JSON.stringify(args),
+      }),
+    ),
+    { type: 'finish', reason: calls.length > 0 ? 'tool-calls' : 'stop' } as const,
+  ]).pipe(concatMap((event) => timer(WORD_MS).pipe(map(() => event))))
 
 const model = scriptedModel([
-  speak('steerable delivers messages into a running agent loop: followups, steering and injected context.'),
-  speak('Sure, in one sentence: steer lands between steps of the turn that is running.'),
+  () => speak('Let me check Paris.', ['weather', { city: 'Paris' }]),
+  () => speak('You also asked for Rome.', ['weather', { city: 'Rome' }]),
+  () => speak('Paris is 18°C and sunny; Rome is 24°C and clear.'),
   { hang: true },
 ])
 
-const agent = createAgent({ model, instructions: 'You are a concise demo assistant.' })
+const weather = defineTool({
+  name: 'weather',
+  description: 'Current weather for a city.',
+  parameters: z.object({ city: z.string() }),
+  // A slow tool: the steer below arrives while it runs and lands before the next step.
+  execute: ({ city }) => timer(400).pipe(map(() => (city === 'Paris' ? '18°C, sunny' : '24°C, clear'))),
+})
+
+const agent = createAgent({ model, tools: [weather], instructions: 'You are a concise demo assistant.' })
 agent.events$.subscribe((event) => {
   if (event.type !== 'agent/stream/delta') console.log(dim(`  · ${label(event)}`))
 })
 agent.transcript$.subscribe((event) => console.log(`  ■ ${event.seq} ${label(event)}`))
-
 const step = (title: string) => console.log(`\n${bold(`▶ ${title}`)}`)
 
-step('followup("What is steerable?")')
-agent.followup('What is steerable?')
+step('followup("What is the weather in Paris?")')
+agent.followup('What is the weather in Paris?')
 setTimeout(() => {
-  step(`steer("Say it in one sentence.") while step 1 streams (acceptsNextStep = ${agent.acceptsNextStep})`)
-  agent.steer('Say it in one sentence.')
-}, WORD_MS * 4)
-
+  step(`steer("Also Rome, please.") while the weather tool runs (acceptsNextStep = ${agent.acceptsNextStep})`)
+  agent.steer('Also Rome, please.')
+}, 450)
 await agent.whenIdle()
-step('inject("The user reads this in a terminal.") while idle: appended at once, no turn')
+
+step('inject(...) while idle: appended at once, no turn, no model run')
 agent.inject({
   content: [{ type: 'text', text: 'The user reads this in a terminal.' }],
   source: { kind: 'plugin', plugin: 'demo' },
@@ -56,7 +72,13 @@ await agent.whenIdle()
 step('session.messages(): what the model would see next')
 for (const message of agent.session.messages()) {
   const first = message.content[0]
-  console.log(`  ${message.role.padEnd(9)} ${first?.type === 'text' ? first.text : first?.type}`)
+  const text =
+    first?.type === 'text'
+      ? first.text
+      : first?.type === 'tool-result'
+        ? JSON.stringify(first.content)
+        : first?.type
+  console.log(`  ${message.role.padEnd(9)} ${text}`)
 }
 await agent.dispose()
 console.log(`\n${bold('done')}: ${agent.session.events.length} durable events, agent disposed.`)

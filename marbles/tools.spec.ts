@@ -62,6 +62,33 @@ describe('tool batches', () => {
   )
 
   it(
+    'R15, R16: a step with tool calls continues; consecutive tool steps each run their own batch',
+    marbles((m) => {
+      const parameters = z.object({})
+      const lookup = defineTool({ name: 'lookup', description: '', parameters, execute: () => 'found' })
+      const fetch = defineTool({ name: 'fetch', description: '', parameters, execute: () => 'fetched' })
+      const model = scriptedModel([
+        callTools(m, [['lookup', '{}']]),
+        callTools(m, [['fetch', '{}']]),
+        reply(m, 'A3'),
+      ])
+      const { drive, expectEvents, expectTranscript } = scenario(m, { model, tools: [lookup, fetch] })
+      drive('-f', { f: (agent) => agent.followup('go') })
+      // biome-ignore format: marble alignment
+      expectEvents(    '-(erd) 25ms (xi)', {
+        e: 'enqueue(go,queued)', r: 'running', d: 'dequeue(go)', x: 'settled(1,completed)', i: 'idle',
+      })
+      // biome-ignore format: marble alignment
+      expectTranscript('-(tup) 5ms (aCReP)---(bDREQ)---(AFN)', {
+        t: 'turn/start(1)', u: 'user(go)', p: 'step/start(1.1)', a: 'assistant(lookup())',
+        C: 'tool/call(lookup)', R: 'tool/result(call-1)', e: 'step/end(1.1)', P: 'step/start(1.2)',
+        b: 'assistant(fetch())', D: 'tool/call(fetch)', E: 'step/end(1.2)', Q: 'step/start(1.3)',
+        A: 'assistant(A3)', F: 'step/end(1.3)', N: 'turn/end(1,completed)',
+      })
+    }),
+  )
+
+  it(
     'R25: cancel mid-batch — a started call without a value is ABORTED, a value delivered from its abort listener is its result, a call never dispatched is ABORTED_BEFORE_DISPATCH',
     marbles((m) => {
       const parameters = z.object({})

@@ -30,6 +30,8 @@ export const beginStep = (tx: Tx, base: Pick<Turn, 'id' | 'turn'> & Partial<Turn
     draft: EMPTY_DRAFT,
     toolResults: 0,
     concluded: false,
+    started: [],
+    outcomes: [],
   }
   tx.set({ activity: turn })
   tx.effect({ kind: 'step-hook', activity: turn.id, turn: turn.turn, step })
