@@ -2,6 +2,7 @@ import { emptyFifo, fifoToArray } from '../inbox/fifo.js'
 import type { AgentCancelCause, AgentMessage } from '../messages/types.js'
 import { reject } from './claim.js'
 import { closeTurn, finishDisposal } from './close.js'
+import { settleContexts } from './outbox.js'
 import type { AbortCause } from './state.js'
 import { activeWork } from './state.js'
 import { abortBatch } from './toolStep.js'
@@ -23,6 +24,8 @@ export const cancel = (tx: Tx, cause: AgentCancelCause, keepInbox: boolean): voi
 
 export const cancelClear = (tx: Tx, cause: AgentCancelCause, keepInbox: boolean): void => {
   if (!keepInbox) discardPending(tx)
+  // V1: with no turn to wait for, context left without its steering is appended at once.
+  if (!activeWork(tx.state)) settleContexts(tx)
   abortWork(tx, cause, keepInbox)
 }
 
@@ -43,7 +46,8 @@ export const discardPending = (tx: Tx): void => {
 const abortWork = (tx: Tx, cause: AbortCause, keepInbox: boolean): void => {
   const work = activeWork(tx.state)
   if (!work || work.abort) return
-  tx.set({ activity: { ...work, abort: { cause, keepInbox } } })
+  // An aborted turn is the last of its chain: a retry requested in `requestError` is dropped (R24).
+  tx.set({ activity: { ...work, abort: { cause, keepInbox } }, retryPending: false })
   tx.effect({ kind: 'abort', activity: work.id, cause })
   tx.effect({ kind: 'schedule', input: { type: 'unwind', activity: work.id } })
 }

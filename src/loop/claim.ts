@@ -7,7 +7,7 @@ import type { Tx } from './tx.js'
 
 /** The deferred wake fired (R6): claim the FIFO head unless work started meanwhile. */
 export const wake = (tx: Tx): void => {
-  tx.set({ wakeScheduled: false })
+  if (tx.state.wakeScheduled) tx.set({ wakeScheduled: false })
   const s = tx.state
   if (s.activity === null && s.disposal === 'none' && s.waking > 0) beginClaim(tx)
 }

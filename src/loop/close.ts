@@ -100,7 +100,9 @@ export const retry = (tx: Tx): void => {
   if (s.disposal !== 'none') return
   if (s.activity === null) return openRetryTurn(tx)
   const work = activeWork(s)
-  if (work?.kind === 'turn' && work.phase === 'request-error' && !work.abort) tx.set({ retryPending: true })
+  if (work?.kind === 'turn' && work.phase === 'request-error' && !work.abort && !s.retryPending) {
+    tx.set({ retryPending: true })
+  }
 }
 
 /** Whether `retry()` may be called now (the façade throws `AgentBusyError` otherwise). */

@@ -171,8 +171,19 @@ const durable = (type: string, data: unknown): Output =>
   ({ kind: 'durable', draft: { type, data } }) as Output
 const effect = (e: Effect): Output => ({ kind: 'effect', effect: e })
 
-/** The state with its queue as an array, so equal queues compare equal whatever their shape. */
-const view = (s: DeliveryState) => ({ ...s, queue: fifoToArray(s.queue) })
+/**
+ * The state as compared by the tables: the queue as an array (equal queues compare equal whatever
+ * their internal shape), and on the activity, a bookkeeping list that is empty counts as absent.
+ */
+const view = (s: DeliveryState) => ({
+  ...s,
+  queue: fifoToArray(s.queue),
+  activity:
+    s.activity &&
+    Object.fromEntries(
+      Object.entries(s.activity).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)),
+    ),
+})
 
 type Row = readonly [
   name: string,
