@@ -30,7 +30,7 @@ import { Transcript } from '../session/session.js'
 import { memoryStore } from '../session/store.js'
 import { createToolBatchRunner } from '../tools/runToolBatch.js'
 import { checkTools, toolSpecsOf } from '../tools/toolSpecs.js'
-import { lastTurnOf } from './history.js'
+import { checkHistory, closeInterruptedTurn, lastTurnOf } from './history.js'
 import { mintMessageId, mintSessionId } from './mint.js'
 import type { Agent, AgentOptions } from './types.js'
 
@@ -54,14 +54,16 @@ export const createAgent = (options: AgentOptions): Agent => {
   const { model, scheduler, instructions, hooks, tools, maxParallel } = checkOptions(options)
   const store = options.store ?? memoryStore()
   const loaded = store.load()
-  const history = loaded.length > 0 ? loaded : (options.history ?? [])
+  const history =
+    loaded.length > 0 ? loaded : options.history === undefined ? [] : checkHistory(options.history)
   if (loaded.length === 0 && history.length > 0) store.append(history)
   const agentId = options.id ?? mintSessionId()
-  const transcript = new Transcript(store, history)
+  const signals = new Subject<Signal>()
+  const transcript = new Transcript(store, history, (error) => signals.next({ type: 'store/failed', error }))
+  for (const draft of closeInterruptedTurn(history)) transcript.append(draft)
 
   const sends = new Subject<AcceptedSend>()
   const commands = new Subject<Command>()
-  const signals = new Subject<Signal>()
   let state = initialState(agentId, lastTurnOf(history))
   let finished = false
 

@@ -1,4 +1,6 @@
-import type { SessionEvent } from '../events.js'
+import { InvalidInputError } from '../errors.js'
+import type { DurableDraft, SessionEvent } from '../events.js'
+import { checkEvent } from '../session/sessionEventSchema.js'
 
 /** The highest turn number a history opened, so turn numbers continue after it (R7, R37). */
 export const lastTurnOf = (history: readonly SessionEvent[]): number => {
@@ -6,4 +8,41 @@ export const lastTurnOf = (history: readonly SessionEvent[]): number => {
   for (const event of history)
     if (event.type === 'turn/start' && event.data.turn > last) last = event.data.turn
   return last
+}
+
+/** `createAgent({history})`: the same schema and `seq` order as a file store's lines (R37). */
+export const checkHistory = (history: unknown): readonly SessionEvent[] => {
+  if (!Array.isArray(history)) {
+    throw new InvalidInputError('createAgent()', [
+      { path: ['options', 'history'], message: 'expected an array' },
+    ])
+  }
+  history.forEach((event, i) => {
+    const problem = checkEvent(event, i)
+    if (problem)
+      throw new InvalidInputError('createAgent()', [
+        { path: ['options', 'history', i], message: problem.message },
+      ])
+  })
+  return history
+}
+
+/**
+ * A session that stopped inside a turn (the process died during a checkpoint's write): the
+ * resumed agent closes that turn as aborted, and its open step, so the log stays balanced.
+ */
+export const closeInterruptedTurn = (history: readonly SessionEvent[]): DurableDraft[] => {
+  let openTurn: number | undefined
+  let openStep: number | undefined
+  for (const event of history) {
+    if (event.type === 'turn/start') openTurn = event.data.turn
+    else if (event.type === 'turn/end') openTurn = openStep = undefined
+    else if (event.type === 'step/start') openStep = event.data.step
+    else if (event.type === 'step/end') openStep = undefined
+  }
+  if (openTurn === undefined) return []
+  const drafts: DurableDraft[] = []
+  if (openStep !== undefined) drafts.push({ type: 'step/end', data: { turn: openTurn, step: openStep } })
+  drafts.push({ type: 'turn/end', data: { turn: openTurn, reason: { kind: 'aborted' } } })
+  return drafts
 }

@@ -1,5 +1,6 @@
 import { fifoPush } from '../inbox/fifo.js'
 import type { AgentMessage, AgentMessageId, SendTarget, UserMessageData } from '../messages/types.js'
+import { activeWork } from './state.js'
 import type { Tx } from './tx.js'
 
 /**
@@ -42,6 +43,8 @@ export const acceptInjected = (tx: Tx, message: AgentMessage): void => acceptCon
  */
 export const acceptContext = (tx: Tx, data: UserMessageData & { readonly id?: AgentMessageId }): void => {
   const s = tx.state
-  if (s.window && s.disposal === 'none') tx.set({ outbox: [...s.outbox, { kind: 'context', data }] })
-  else tx.durable({ type: 'user/message', data })
+  if (s.window && s.disposal === 'none') return tx.set({ outbox: [...s.outbox, { kind: 'context', data }] })
+  tx.durable({ type: 'user/message', data })
+  // R36: appends outside a turn are flushed right away (while disposing, dispose() flushes).
+  if (!activeWork(s) && s.disposal === 'none') tx.effect({ kind: 'persist' })
 }

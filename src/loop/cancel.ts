@@ -25,7 +25,7 @@ export const cancel = (tx: Tx, cause: AgentCancelCause, keepInbox: boolean): voi
 export const cancelClear = (tx: Tx, cause: AgentCancelCause, keepInbox: boolean): void => {
   if (!keepInbox) discardPending(tx)
   // V1: with no turn to wait for, context left without its steering is appended at once.
-  if (!activeWork(tx.state)) settleContexts(tx)
+  if (!activeWork(tx.state) && settleContexts(tx)) tx.effect({ kind: 'persist' })
   abortWork(tx, cause, keepInbox)
 }
 
@@ -80,4 +80,12 @@ export const finalized = (tx: Tx): void => {
   if (tx.state.disposal !== 'finalizing') return
   tx.set({ disposal: 'disposed' })
   tx.effect({ kind: 'complete' })
+}
+
+/** R40: a store failure outside a checkpoint, reported at the current position (or 0). */
+export const storeFailed = (tx: Tx, error: unknown): void => {
+  const work = activeWork(tx.state)
+  const turn = work?.turn ?? 0
+  const step = work?.kind === 'turn' ? work.step : 0
+  tx.live({ type: 'agent/error', turn, step, error })
 }

@@ -98,6 +98,6 @@ export const admissionFailed = (tx: Tx, activity: number, error: unknown): void 
 export const reject = (tx: Tx, claim: Claim): void => {
   tx.set({ window: false, activity: { kind: 'between', id: claim.id, checkpointed: true } })
   tx.effect({ kind: 'stop', activity: claim.id })
-  settleContexts(tx)
+  if (settleContexts(tx)) tx.effect({ kind: 'persist' })
   tx.effect({ kind: 'schedule', input: { type: 'advance', activity: claim.id } })
 }

@@ -80,6 +80,8 @@ export type Signal =
   | { readonly type: 'checkpoint/done'; readonly activity: number }
   | { readonly type: 'checkpoint/failed'; readonly activity: number; readonly error: unknown }
   | { readonly type: 'finalized' }
+  /** The store refused an append or a flush outside a checkpoint (R40). */
+  | { readonly type: 'store/failed'; readonly error: unknown }
 
 export type Input = Command | Signal
 
@@ -121,6 +123,8 @@ export type Effect =
       readonly error: unknown
     }
   | { readonly kind: 'checkpoint'; readonly activity: number }
+  /** Flush appends made outside any turn right away (R36); a failure is only reported. */
+  | { readonly kind: 'persist' }
   /** `dispose()`: flush and close the store, then post `finalized`. */
   | { readonly kind: 'finalize' }
   /** Complete `events$` and `transcript$`; the agent is disposed. */

@@ -32,11 +32,14 @@ export const drainOutbox = (tx: Tx, turn: number): boolean => {
 /**
  * Appends staged context outside any turn (R13, V1), but only when no steering is staged: with
  * steering present the whole outbox waits for `retry()` or the next admitted prompt (R13c).
+ * Returns whether anything was appended.
  */
-export const settleContexts = (tx: Tx): void => {
+export const settleContexts = (tx: Tx): boolean => {
   const entries = tx.state.outbox
-  if (entries.length === 0 || entries.some((e) => e.kind === 'steering')) return
+  if (entries.length === 0 || entries.some((e) => e.kind === 'steering')) return false
   tx.set({ outbox: [] })
-  for (const entry of entries)
+  for (const entry of entries) {
     if (entry.kind === 'context') tx.durable({ type: 'user/message', data: entry.data })
+  }
+  return true
 }

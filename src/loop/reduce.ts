@@ -1,5 +1,5 @@
 import { acceptContext, acceptInjected, acceptQueued } from './accept.js'
-import { cancel, cancelClear, dispose, finalized, unwind } from './cancel.js'
+import { cancel, cancelClear, dispose, finalized, storeFailed, unwind } from './cancel.js'
 import {
   admissionAllowed,
   admissionBlocked,
@@ -92,5 +92,7 @@ const handle = (tx: Tx, input: Input): void => {
       return checkpointFailed(tx, input.activity, input.error)
     case 'finalized':
       return finalized(tx)
+    case 'store/failed':
+      return storeFailed(tx, input.error)
   }
 }

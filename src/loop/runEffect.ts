@@ -20,7 +20,7 @@ import {
   takeWhile,
 } from 'rxjs'
 import type { Transcript } from '../session/session.js'
-import type { SessionStore } from '../session/store.js'
+import { flushTranscript, type SessionStore } from '../session/store.js'
 import { type AgentHooks, callHook, hookList } from './hooks.js'
 import type { Effect, Signal } from './inputs.js'
 import type { ModelAdapter, ToolSpec } from './model.js'
@@ -63,6 +63,8 @@ export const createEffectRunner = <A>(
     (source: Observable<Signal>): Observable<Signal> =>
       source.pipe(takeUntil(stop$.pipe(filter((id) => id === activity))))
   const { agent } = deps
+  /** Hands over what the store missed (R40), then makes everything appended so far durable. */
+  const flush = (): Observable<never> => flushTranscript(deps.transcript, deps.store).pipe(ignoreElements())
 
   const runHooks = <Args>(hooks: readonly ((args: Args) => unknown)[], args: Args): Observable<never> =>
     concat(...hooks.map((hook) => callHook(() => hook(args)).pipe(ignoreElements())))
@@ -167,21 +169,23 @@ export const createEffectRunner = <A>(
           untilStopped(activity),
         )
       }
+      case 'persist':
+        return flush().pipe(catchError((error: unknown) => of<Signal>({ type: 'store/failed', error })))
       case 'checkpoint': {
         const { activity } = effect
-        return flush(deps.store).pipe(
+        return flush().pipe(
           endWith<Signal>({ type: 'checkpoint/done', activity }),
           catchError((error: unknown) => of<Signal>({ type: 'checkpoint/failed', activity, error })),
         )
       }
       case 'finalize':
-        return flush(deps.store).pipe(
-          catchError(() => EMPTY),
-          endWith<Signal>({ type: 'finalized' }),
-          map((signal) => {
+        return concat(
+          flush().pipe(catchError((error: unknown) => of<Signal>({ type: 'store/failed', error }))),
+          defer(() => {
             deps.store.close?.()
-            return signal
-          }),
+            return EMPTY
+          }).pipe(catchError((error: unknown) => of<Signal>({ type: 'store/failed', error }))),
+          of<Signal>({ type: 'finalized' }),
         )
       case 'complete':
         return defer(() => {
@@ -191,6 +195,3 @@ export const createEffectRunner = <A>(
     }
   }
 }
-
-const flush = (store: SessionStore): Observable<never> =>
-  defer(() => from(store.flush() ?? of(undefined))).pipe(ignoreElements())

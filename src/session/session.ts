@@ -1,4 +1,5 @@
 import type { DurableDraft, SessionEvent } from '../events.js'
+import { deepFreeze } from '../messages/snapshot.js'
 import type { Message } from '../messages/types.js'
 import { freezeShallowNew } from './freeze.js'
 import { projectEvent } from './projectMessages.js'
@@ -8,18 +9,25 @@ import type { SessionStore } from './store.js'
  * The transcript in memory: numbers drafts (`seq` 1, 2, 3 …), freezes them, hands them to the
  * store, and keeps the surface projection up to date incrementally, so building a request never
  * re-derives the whole history.
+ *
+ * A store whose `append` throws loses nothing: the events stay here and are handed over again
+ * with the next append or flush (R40).
  */
 export class Transcript {
   private readonly list: SessionEvent[]
   private readonly projection: Message[] = []
   private snapshot: readonly Message[] | undefined
+  /** How many events the store has accepted. */
+  private stored: number
 
   constructor(
     private readonly store: SessionStore,
     history: readonly SessionEvent[],
+    private readonly onStoreError: (error: unknown) => void,
   ) {
-    this.list = [...history]
-    for (const event of history) this.project(event)
+    this.list = history.map((event) => deepFreeze(event))
+    this.stored = history.length
+    for (const event of this.list) this.project(event)
   }
 
   get events(): readonly SessionEvent[] {
@@ -38,8 +46,23 @@ export class Transcript {
     } as SessionEvent)
     this.list.push(event)
     this.project(event)
-    this.store.append([event])
+    try {
+      this.handOver()
+    } catch (error) {
+      this.onStoreError(error)
+    }
     return event
+  }
+
+  /** Hands events the store has not accepted yet to it; throws the store's error, keeping them. */
+  handOver(): void {
+    if (this.stored === this.list.length) return
+    const batch =
+      this.stored === this.list.length - 1
+        ? [this.list[this.stored] as SessionEvent]
+        : this.list.slice(this.stored)
+    this.store.append(batch)
+    this.stored = this.list.length
   }
 
   /** A frozen copy, shared until the next message is added (requests share it by reference). */

@@ -1,4 +1,4 @@
-import { type ObservableInput, of } from 'rxjs'
+import { defer, from, type Observable, type ObservableInput, of } from 'rxjs'
 import type { SessionEvent } from '../events.js'
 
 /**
@@ -25,3 +25,16 @@ export const memoryStore = (initial: readonly SessionEvent[] = []): SessionStore
     flush: () => of(undefined),
   }
 }
+
+/** Anything that can hand its unstored events to the store before a flush. */
+type HandsOver = { handOver(): void }
+
+/**
+ * Flushes a store after handing it what it missed: errors when the store cannot take or write
+ * the events (so `session.flush()` rejects while writing is impossible, R40).
+ */
+export const flushTranscript = (transcript: HandsOver, store: SessionStore): Observable<void> =>
+  defer(() => {
+    transcript.handOver()
+    return from(store.flush() ?? of(undefined))
+  })

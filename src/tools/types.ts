@@ -1,11 +1,12 @@
 import type { ObservableInput } from 'rxjs'
 import type { z } from 'zod'
+import type { Agent } from '../agent/types.js'
 import type { ContentBlock, SendInput } from '../messages/types.js'
 
 /** What a tool's `execute` may hand back as its result. */
 export type ToolResult = { readonly content: readonly ContentBlock[] | string; readonly isError?: boolean }
 
-export type ToolContext<A> = {
+export type ToolContext<A = Agent> = {
   readonly agent: A
   readonly turn: number
   readonly step: number
@@ -25,7 +26,7 @@ export type ToolContext<A> = {
  * the raw JSON arguments are parsed and validated with it before `execute` runs (R21b).
  * `execute` returns a value, a `ToolResult`, or a Promise/Observable of one.
  */
-export type ToolDefinition<A = unknown, S extends z.ZodType = z.ZodType> = {
+export type ToolDefinition<A = Agent, S extends z.ZodType = z.ZodType> = {
   readonly name: string
   readonly description: string
   readonly parameters: S
