@@ -1,0 +1,73 @@
+import { z } from 'zod'
+import type { SessionEvent } from '../events.js'
+import { contentBlockSchema, messageSourceSchema } from '../messages/schemas.js'
+
+const turn = z.int().min(1)
+const step = z.int().min(1)
+const content = z.array(contentBlockSchema)
+const id = z.string().min(1)
+const usage = z.strictObject({
+  inputTokens: z.number().nonnegative(),
+  outputTokens: z.number().nonnegative(),
+})
+const toolCall = z.strictObject({
+  type: z.literal('tool-call'),
+  id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+})
+
+const reason = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('completed') }),
+  z.strictObject({ kind: z.literal('max-tokens') }),
+  z.strictObject({ kind: z.literal('aborted') }),
+  z.strictObject({ kind: z.literal('disposed') }),
+  z.strictObject({ kind: z.literal('error'), step: z.int().min(0), message: z.string() }),
+])
+const trigger = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('message'), source: messageSourceSchema }),
+  z.strictObject({ kind: z.literal('retry') }),
+])
+
+const event = <T extends string, D extends z.ZodType>(type: T, data: D) =>
+  z.strictObject({ seq: z.int().min(1), type: z.literal(type), data })
+
+/**
+ * One durable event, validated strictly (unknown types and keys are refused): the same schema
+ * checks `history` given to `createAgent` and every line of a file store (R37).
+ */
+export const sessionEventSchema = z.discriminatedUnion('type', [
+  event(
+    'user/message',
+    z.strictObject({ content: content.min(1), source: messageSourceSchema, id: id.optional() }),
+  ),
+  event(
+    'steering/message',
+    z.strictObject({ turn, content: content.min(1), source: messageSourceSchema, id }),
+  ),
+  event('turn/start', z.strictObject({ turn, trigger })),
+  event('turn/end', z.strictObject({ turn, reason })),
+  event('step/start', z.strictObject({ turn, step })),
+  event('step/end', z.strictObject({ turn, step })),
+  event('assistant/message', z.strictObject({ turn, step, content, usage: usage.optional() })),
+  event('tool/call', z.strictObject({ turn, step, call: toolCall })),
+  event(
+    'tool/result',
+    z.strictObject({ turn, step, result: contentBlockSchema.refine((b) => b.type === 'tool-result') }),
+  ),
+]) as unknown as z.ZodType<SessionEvent>
+
+/** Where a list of events breaks the schema or the `seq` order; `undefined` when it is valid. */
+export type EventProblem = { readonly index: number; readonly message: string }
+
+export const checkEvent = (value: unknown, index: number): EventProblem | undefined => {
+  const result = sessionEventSchema.safeParse(value)
+  if (!result.success) {
+    const issue = result.error.issues[0]
+    const where = issue?.path.length ? `${issue.path.join('.')}: ` : ''
+    return { index, message: `${where}${issue?.message ?? 'invalid event'}` }
+  }
+  const seq = (value as SessionEvent).seq
+  if (seq !== index + 1) return { index, message: `seq ${seq} out of order (expected ${index + 1})` }
+  return undefined
+}
