@@ -1,0 +1,261 @@
+import { NEVER } from 'rxjs'
+import { describe, expect, it } from 'vitest'
+import {
+  type Agent,
+  AgentDisposedError,
+  memoryStore,
+  type PromptDecision,
+  type SessionEvent,
+  type SessionStore,
+} from '../src/index.js'
+import { deferred, INJECT, PARKED, setup } from './support.js'
+
+const TURN1_OPEN = [
+  'enqueue(a,queued)',
+  'running',
+  'dequeue(a)',
+  'turn/start(1)',
+  'user(a)',
+  'step/start(1.1)',
+]
+
+describe('R29: dispose()', () => {
+  it('R29: on an idle agent it resolves, publishes nothing, and completes events$ and transcript$', async () => {
+    const { agent, rec } = setup()
+    await agent.dispose()
+    expect(rec.log).toEqual([])
+    expect(rec.completed).toEqual({ events: true, transcript: true })
+  })
+
+  it('R29: during a turn: no cancel-requested, discard, turn/end disposed, V1 context, settled aborted, idle', async () => {
+    const { agent, rec } = setup([{ hang: true }])
+    agent.followup('a')
+    await rec.when('step/start(1.1)')
+    agent.steer('s')
+    agent.inject('ctx')
+    agent.followup('q')
+    await agent.dispose()
+    expect(rec.log).toEqual([
+      ...TURN1_OPEN,
+      'enqueue(s,steering)',
+      'enqueue(q,queued)',
+      'discard(q,s)',
+      'step/end(1.1)',
+      'turn/end(1,disposed)',
+      'user(ctx)',
+      'settled(1,aborted)',
+      'idle',
+    ])
+    expect(rec.completed).toEqual({ events: true, transcript: true })
+    expect(agent.status).toBe('idle')
+  })
+
+  it('R29: with parked items and leftover steering while idle: one discard, staged context appended (V1)', async () => {
+    const { agent, rec } = setup([{ hang: true }])
+    agent.followup('a')
+    await rec.when('step/start(1.1)')
+    agent.steer('s')
+    agent.inject('c')
+    agent.cancel({ kind: 'user' }, { keepInbox: true })
+    await agent.whenIdle()
+    agent.send('p', PARKED)
+    const mark = rec.log.length
+    await agent.dispose()
+    expect(rec.log.slice(mark)).toEqual(['discard(p,s)', 'user(c)'])
+  })
+
+  it('R29: during an admission: the claim is rejected, steering discarded, staged context appended', async () => {
+    const decision = deferred<PromptDecision>()
+    let hookAgent: Agent | undefined
+    const { agent, rec } = setup([], {
+      hooks: {
+        promptSubmit: ({ agent: a }) => {
+          hookAgent = a
+          return decision.promise
+        },
+      },
+    })
+    agent.followup('x')
+    await rec.when('dequeue(x)')
+    expect(hookAgent).toBe(agent)
+    agent.inject('c')
+    agent.steer('s')
+    await agent.dispose()
+    decision.resolve({ kind: 'allow' })
+    expect(rec.log).toEqual([
+      'enqueue(x,queued)',
+      'running',
+      'dequeue(x)',
+      'enqueue(s,steering)',
+      'discard(s)',
+      'user(c)',
+      'idle',
+    ])
+  })
+
+  it('R29: in the same stack as a followup: discarded before the wake, no turn runs', async () => {
+    const { agent, model, rec } = setup(['ok'])
+    agent.followup('f')
+    await agent.dispose()
+    expect(rec.log).toEqual(['enqueue(f,queued)', 'discard(f)'])
+    expect(model.requests).toHaveLength(0)
+  })
+
+  it('R29: a user cancel that came first keeps aborted', async () => {
+    const { agent, rec } = setup([{ hang: true }])
+    agent.followup('a')
+    await rec.when('step/start(1.1)')
+    agent.cancel({ kind: 'user' })
+    await agent.dispose()
+    expect(rec.log).toEqual([
+      ...TURN1_OPEN,
+      'cancel(user)',
+      'step/end(1.1)',
+      'turn/end(1,aborted)',
+      'settled(1,aborted)',
+      'idle',
+    ])
+  })
+
+  it('R29: the turn signal aborts with the internal cause disposed', async () => {
+    const reasons: unknown[] = []
+    const { agent, rec } = setup([
+      (request) => {
+        request.signal.addEventListener('abort', () => reasons.push(request.signal.reason))
+        return NEVER
+      },
+    ])
+    agent.followup('a')
+    await rec.when('step/start(1.1)')
+    await agent.dispose()
+    expect(reasons).toEqual([{ kind: 'disposed' }])
+  })
+
+  it('R29: dispose() is idempotent', async () => {
+    const { agent, rec } = setup([{ hang: true }])
+    agent.followup('a')
+    await rec.when('step/start(1.1)')
+    agent.followup('q')
+    const first = agent.dispose()
+    const second = agent.dispose()
+    await Promise.all([first, second])
+    await agent.dispose()
+    expect(rec.log.filter((l) => l.startsWith('discard'))).toEqual(['discard(q)'])
+    expect(rec.log.filter((l) => l.startsWith('turn/end'))).toEqual(['turn/end(1,disposed)'])
+  })
+
+  it('R29: calls made while dispose() unwinds are accepted and then discarded; an inject is appended', async () => {
+    let agentRef: Agent | undefined
+    const ids: string[] = []
+    const errors: unknown[] = []
+    const { agent, rec } = setup([
+      (request) => {
+        request.signal.addEventListener('abort', () => {
+          try {
+            const a = agentRef as Agent
+            ids.push(a.followup('late-f'), a.steer('late-s'), a.inject('late-c'), a.send('late-p', PARKED))
+          } catch (e) {
+            errors.push(e)
+          }
+        })
+        return NEVER
+      },
+    ])
+    agentRef = agent
+    agent.followup('a')
+    await rec.when('step/start(1.1)')
+    await agent.dispose()
+    expect(errors).toEqual([])
+    expect(ids).toHaveLength(4)
+    expect(rec.log).toEqual([
+      ...TURN1_OPEN,
+      'enqueue(late-f,queued)',
+      'discard(late-f)',
+      'enqueue(late-s,steering)',
+      'discard(late-s)',
+      'user(late-c)',
+      'enqueue(late-p,queued)',
+      'discard(late-p)',
+      'step/end(1.1)',
+      'turn/end(1,disposed)',
+      'settled(1,aborted)',
+      'idle',
+    ])
+    const appended = rec.durable.find((e) => e.type === 'user/message' && e.data.id === ids[2])
+    expect(appended).toBeDefined()
+  })
+
+  it('R29: dispose() waits for the store flush and then closes the store', async () => {
+    const inner = memoryStore()
+    const order: string[] = []
+    const flush = deferred()
+    const store: SessionStore = {
+      load: () => inner.load(),
+      append: (events: readonly SessionEvent[]) => inner.append(events),
+      flush: () => {
+        order.push('flush')
+        return flush.promise
+      },
+      close: () => {
+        order.push('close')
+      },
+    }
+    const { agent, rec } = setup([], { store })
+    agent.inject('fact')
+    let resolved = false
+    const done = agent.dispose().then(() => {
+      resolved = true
+    })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(resolved).toBe(false)
+    expect(order).not.toContain('close')
+    expect(rec.completed.events).toBe(false)
+    flush.resolve()
+    await done
+    expect(order.at(-1)).toBe('close')
+    expect(order.filter((o) => o === 'close')).toHaveLength(1)
+    expect(rec.completed).toEqual({ events: true, transcript: true })
+  })
+})
+
+describe('V2: calls after dispose() resolved', () => {
+  const calls: [string, (a: Agent) => unknown][] = [
+    ['send', (a) => a.send('x', INJECT)],
+    ['followup', (a) => a.followup('x')],
+    ['steer', (a) => a.steer('x')],
+    ['inject', (a) => a.inject('x')],
+    ['retry', (a) => a.retry()],
+  ]
+
+  it.each(calls)('V2: %s() throws AgentDisposedError and accepts nothing', async (_name, call) => {
+    const { agent, rec } = setup()
+    await agent.dispose()
+    const events = agent.session.events
+    expect(() => call(agent)).toThrow(AgentDisposedError)
+    expect(rec.log).toEqual([])
+    expect(agent.session.events).toEqual(events)
+    await agent.dispose()
+    await agent.whenIdle()
+  })
+
+  it('V2: the error names the call and says how to go on', async () => {
+    const { agent } = setup()
+    await agent.dispose()
+    expect(() => agent.followup('x')).toThrow(/followup\(\)/)
+    try {
+      agent.steer('x')
+    } catch (e) {
+      expect((e as Error).name).toBe('AgentDisposedError')
+      expect(e).toBeInstanceOf(Error)
+    }
+  })
+
+  it('V2: whenIdle() pending across dispose() resolves', async () => {
+    const { agent, rec } = setup([{ hang: true }])
+    agent.followup('a')
+    await rec.when('step/start(1.1)')
+    const idle = agent.whenIdle()
+    await agent.dispose()
+    await expect(idle).resolves.toBeUndefined()
+  })
+})
