@@ -1,0 +1,124 @@
+import {
+  closeSync,
+  existsSync,
+  fsync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  write,
+  writeSync,
+} from 'node:fs'
+import { Observable } from 'rxjs'
+import type { SessionEvent } from '../events.js'
+import { acquireLock } from './fileLock.js'
+import { readLog } from './readLog.js'
+import type { SessionStore } from './store.js'
+
+export type FileStore = SessionStore & {
+  readonly path: string
+  /** Repairs made when the log was opened (a torn last line that was cut off). */
+  readonly warnings: readonly string[]
+}
+
+/**
+ * A session log as JSON Lines, one event a line, append-only (R35, R37). Opening reads and
+ * validates the whole log synchronously: a corrupt line throws `SessionLogError` (file untouched),
+ * a torn last line is cut off and listed in `warnings`. One writer per file: a second opener
+ * (while the first is alive) gets `SessionLockedError`.
+ *
+ * Appends are buffered in memory and written behind the agent at each `flush()` (a checkpoint),
+ * which writes at the known end of the valid log and fsyncs. A failed write keeps the buffer and
+ * the next flush rewrites it at the same position, so a partial write never leaves a gap or a
+ * duplicate.
+ */
+export const fileStore = (path: string): FileStore => {
+  const release = acquireLock(path)
+  let fd: number
+  let contents: ReturnType<typeof readLog>
+  try {
+    contents = readLog(path, existsSync(path) ? readFileSync(path, 'utf8') : '')
+    fd = openSync(path, existsSync(path) ? 'r+' : 'w+')
+    ftruncateSync(fd, contents.validBytes)
+  } catch (error) {
+    release()
+    throw error
+  }
+  const events: SessionEvent[] = contents.events
+  let durableBytes = contents.validBytes
+  let pending: string[] = contents.missingNewline ? ['\n'] : []
+  let writing = false
+  let closed = false
+  const waiting: (() => void)[] = []
+
+  const next = () => {
+    writing = false
+    waiting.shift()?.()
+  }
+  /** Writes `data` at `position`, looping over partial writes, then fsyncs. */
+  const writeDurably = (data: Buffer, position: number, done: (error: Error | null) => void) => {
+    const from = (offset: number) => {
+      if (offset === data.length) return fsync(fd, done)
+      write(fd, data, offset, data.length - offset, position + offset, (error, written) =>
+        error ? done(error) : from(offset + written),
+      )
+    }
+    from(0)
+  }
+
+  return {
+    path,
+    warnings: contents.warnings,
+    load: () => events.slice(),
+    append: (batch) => {
+      for (const event of batch) {
+        events.push(event)
+        pending.push(`${JSON.stringify(event)}\n`)
+      }
+    },
+    flush: () =>
+      new Observable<void>((subscriber) => {
+        let active = true
+        const run = () => {
+          if (!active) return next()
+          if (closed) {
+            subscriber.error(new Error(`${path}: the store is closed`))
+            return next()
+          }
+          writing = true
+          const lines = pending
+          pending = []
+          const data = Buffer.from(lines.join(''))
+          writeDurably(data, durableBytes, (error) => {
+            if (error) {
+              pending = lines.concat(pending) // kept for the next checkpoint (R40)
+              if (active) subscriber.error(error)
+            } else {
+              durableBytes += data.length
+              if (active) subscriber.complete()
+            }
+            next()
+          })
+        }
+        if (writing) waiting.push(run)
+        else run()
+        return () => {
+          active = false
+        }
+      }),
+    close: () => {
+      if (closed) return
+      closed = true
+      try {
+        const data = Buffer.from(pending.join(''))
+        if (data.length > 0) {
+          writeSync(fd, data, 0, data.length, durableBytes)
+          fsyncSync(fd)
+        }
+      } finally {
+        closeSync(fd)
+        release()
+      }
+    },
+  }
+}
