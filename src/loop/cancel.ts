@@ -49,7 +49,7 @@ const abortWork = (tx: Tx, cause: AbortCause, keepInbox: boolean): void => {
   // An aborted turn is the last of its chain: a retry requested in `requestError` is dropped (R24).
   tx.set({ activity: { ...work, abort: { cause, keepInbox } }, retryPending: false })
   tx.effect({ kind: 'abort', activity: work.id, cause })
-  tx.effect({ kind: 'schedule', input: { type: 'unwind', activity: work.id } })
+  tx.effect({ kind: 'schedule', input: { type: 'unwind', activity: work.id }, late: true })
 }
 
 /** The aborted work ends: a claim is a rejected admission (R13); a turn ends `aborted` (R25). */

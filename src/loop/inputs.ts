@@ -89,8 +89,11 @@ export type Input = Command | Signal
 export type Effect =
   /** Post a continuation: processed after the calls made by subscribers of earlier outputs. */
   | { readonly kind: 'post'; readonly input: Signal }
-  /** Post on the agent's scheduler, after the current call stack (R6, R13b). */
-  | { readonly kind: 'schedule'; readonly input: Signal }
+  /**
+   * Post on the agent's scheduler, after the current call stack (R6, R13b). `late` hops twice,
+   * so that work queued by abort listeners (a Promise they resolve) runs first (R25).
+   */
+  | { readonly kind: 'schedule'; readonly input: Signal; readonly late?: boolean }
   | { readonly kind: 'abort'; readonly activity: number; readonly cause: AbortCause }
   /** Unsubscribe whatever still runs for the activity and forget its signal. */
   | { readonly kind: 'stop'; readonly activity: number }

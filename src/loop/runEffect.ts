@@ -10,11 +10,11 @@ import {
   from,
   ignoreElements,
   map,
-  type Observable,
+  Observable,
   of,
   type SchedulerLike,
   Subject,
-  scheduled,
+  type Subscription,
   take,
   takeUntil,
   takeWhile,
@@ -74,7 +74,7 @@ export const createEffectRunner = <A>(
       case 'post':
         return of(effect.input)
       case 'schedule':
-        return scheduled([effect.input], deps.scheduler)
+        return later(deps.scheduler, effect.input, effect.late ? 2 : 1)
       case 'abort':
         return defer(() => {
           controllers.get(effect.activity)?.abort(Object.freeze({ ...effect.cause }))
@@ -195,3 +195,21 @@ export const createEffectRunner = <A>(
     }
   }
 }
+
+/**
+ * Emits `value` and completes in one scheduled action, `hops` actions later. Each hop is a new
+ * action, so on `asapScheduler` the second hop runs in a later microtask than anything queued
+ * before the first one ran; on a `TestScheduler` both run in the same frame.
+ */
+const later = <T>(scheduler: SchedulerLike, value: T, hops: number): Observable<T> =>
+  new Observable<T>((subscriber) => {
+    const hop = (left: number): Subscription =>
+      scheduler.schedule(() => {
+        if (left > 1) subscriber.add(hop(left - 1))
+        else {
+          subscriber.next(value)
+          subscriber.complete()
+        }
+      })
+    return hop(hops)
+  })

@@ -126,7 +126,10 @@ const runCall = <A>(batch: ToolBatch<A>, item: Item, post: (signal: Signal) => v
       take(1),
       defaultIfEmpty(undefined),
       map((value) => outcome(toResultBlock(call.id, value), concluded)),
-      catchError((error: unknown) => of(outcome(thrownResult(call.id, error), concluded))),
+      // An error after the abort (as fetch's AbortError) is no delivered value: ABORTED (R25).
+      catchError((error: unknown) =>
+        batch.signal.aborted ? EMPTY : of(outcome(thrownResult(call.id, error), concluded)),
+      ),
     )
     return concat(of(started), run)
   })

@@ -1,0 +1,720 @@
+/**
+ * Model request failures and retry through the public API (R23, R24), the model stream contract
+ * (events after `finish` are ignored, malformed events fail the request) and usage recording.
+ */
+import { asapScheduler, concat, from, Observable, Subject, throwError } from 'rxjs'
+import { describe, expect, it } from 'vitest'
+import {
+  type Agent,
+  AgentBusyError,
+  type AgentEvent,
+  type AgentHooks,
+  type AgentOptions,
+  createAgent,
+  MalformedModelEventError,
+  type ModelEvent,
+  type SessionEvent,
+} from '../src/index.js'
+import { label, type ScriptedReply, scriptedModel } from '../src/testing.js'
+
+/** An agent on a scripted model whose live and durable events are recorded as one list of labels. */
+const run = (
+  script: readonly ScriptedReply[],
+  options: Omit<AgentOptions, 'model'> = {},
+  log: string[] = [],
+) => {
+  const model = scriptedModel(script)
+  const agent = createAgent({ scheduler: asapScheduler, ...options, model })
+  const live: AgentEvent[] = []
+  const durable: SessionEvent[] = []
+  agent.events$.subscribe((e) => {
+    live.push(e)
+    if (e.type !== 'agent/stream/delta') log.push(label(e))
+  })
+  agent.transcript$.subscribe((e) => {
+    durable.push(e)
+    log.push(label(e))
+  })
+  return { agent, model, log, live, durable }
+}
+
+/** A synchronous stream of model events. */
+const events = (...list: ModelEvent[]) => from(list)
+
+const textOf = (content: readonly { readonly type: string; readonly text?: string }[]): string =>
+  content.map((b) => b.text ?? '').join('')
+
+type Seen = { turn: number; step: number; error: unknown; window: boolean; status: string }
+
+/** A requestError hook that notes itself in `log` and what it saw in `seen`; `then` runs inside it. */
+const requestErrorSpy = (
+  log: string[],
+  seen: Seen[],
+  then: (agent: Agent, calls: number) => void = () => {},
+) => {
+  const hooks: AgentHooks<Agent> = {
+    requestError: ({ agent, turn, step, error }) => {
+      log.push(`hook(requestError,${turn}.${step})`)
+      seen.push({ turn, step, error, window: agent.acceptsNextStep, status: agent.status })
+      then(agent, seen.length)
+    },
+  }
+  return hooks
+}
+
+/** The sequence of an idle followup `go` whose first request fails (R24). */
+const failedTurn = [
+  'enqueue(go,queued)',
+  'running',
+  'dequeue(go)',
+  'turn/start(1)',
+  'user(go)',
+  'step/start(1.1)',
+  'step/end(1.1)',
+  'hook(requestError,1.1)',
+  'error(1.1)',
+  'turn/end(1,error)',
+]
+
+const boom = new Error('model unavailable')
+
+describe('R24: a failed request', () => {
+  const failures: [string, () => ScriptedReply, unknown][] = [
+    ['errors before its first event', () => ({ error: boom }), boom],
+    ['is a rejected Promise', () => () => Promise.reject(boom), boom],
+    [
+      'is an adapter that throws synchronously',
+      () => () => {
+        throw boom
+      },
+      boom,
+    ],
+    [
+      'errors asynchronously before its first event',
+      () =>
+        new Observable<ModelEvent>((subscriber) => {
+          const timer = setTimeout(() => subscriber.error(boom), 2)
+          return () => clearTimeout(timer)
+        }),
+      boom,
+    ],
+    [
+      'errors mid-stream, after some text',
+      () =>
+        concat(
+          events({ type: 'text', text: 'Partial ' }, { type: 'text', text: 'answer' }),
+          throwError(() => boom),
+        ),
+      boom,
+    ],
+    [
+      'errors mid-stream, after a tool call',
+      () =>
+        concat(
+          events({ type: 'tool-call', id: 'c1', name: 'x', arguments: '{}' }),
+          throwError(() => boom),
+        ),
+      boom,
+    ],
+  ]
+  it.each(failures)(
+    'R24, R23: a request that %s closes the step, runs requestError with the window open, then agent/error, turn/end {error}, settled {error}',
+    async (_what, reply, error) => {
+      const log: string[] = []
+      const seen: Seen[] = []
+      const { agent, model, live, durable } = run(
+        [reply(), 'after'],
+        { hooks: requestErrorSpy(log, seen) },
+        log,
+      )
+      agent.followup('go')
+      await agent.whenIdle()
+      expect(log).toEqual([...failedTurn, 'settled(1,error)', 'idle'])
+      expect(seen).toEqual([{ turn: 1, step: 1, error, window: true, status: 'running' }])
+      expect(live.find((e) => e.type === 'agent/error')).toEqual({
+        type: 'agent/error',
+        agentId: agent.id,
+        turn: 1,
+        step: 1,
+        error,
+      })
+      expect(durable.find((e) => e.type === 'turn/end')?.data).toEqual({
+        turn: 1,
+        reason: { kind: 'error', step: 1, message: 'model unavailable' },
+      })
+      const settled = live.find((e) => e.type === 'agent/settled')
+      expect(settled).toMatchObject({ turn: 1, reason: { kind: 'error' } })
+      expect(
+        settled?.type === 'agent/settled' && settled.reason.kind === 'error' && settled.reason.error,
+      ).toBe(error)
+      // Nothing of the failed step is recorded as an answer or tool call.
+      expect(durable.filter((e) => e.type === 'assistant/message' || e.type === 'tool/call')).toEqual([])
+      expect(agent.acceptsNextStep).toBe(false)
+      // The agent keeps serving.
+      agent.followup('again')
+      await agent.whenIdle()
+      expect(log.slice(-5)).toEqual([
+        'assistant(after)',
+        'step/end(2.1)',
+        'turn/end(2,completed)',
+        'settled(2,completed)',
+        'idle',
+      ])
+      expect(model.requests[1]?.messages.map((m) => textOf(m.content))).toEqual(['go', 'again'])
+    },
+  )
+
+  it('R24: text streamed before the failure was shown live as deltas but is not recorded', async () => {
+    const { agent, live, durable } = run([
+      concat(
+        events({ type: 'text', text: 'Partial ' }),
+        throwError(() => boom),
+      ),
+    ])
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(
+      live
+        .filter((e) => e.type === 'agent/stream/delta')
+        .map((e) => e.type === 'agent/stream/delta' && e.text),
+    ).toEqual(['Partial '])
+    expect(durable.filter((e) => e.type === 'assistant/message')).toEqual([])
+    expect(agent.session.messages().map((m) => textOf(m.content))).toEqual(['go'])
+  })
+
+  const malformed: [string, unknown[]][] = [
+    ['a text event without text', [{ type: 'text' }]],
+    ['an event of an unknown type', [{ type: 'image', url: 'x' }]],
+    [
+      'a text event whose text is a number',
+      [
+        { type: 'text', text: 'ok ' },
+        { type: 'text', text: 5 },
+      ],
+    ],
+    ['a tool-call without arguments', [{ type: 'tool-call', id: 'c1', name: 'x' }]],
+    [
+      'a finish with an unknown reason',
+      [
+        { type: 'text', text: 'ok' },
+        { type: 'finish', reason: 'done' },
+      ],
+    ],
+    ['a finish with malformed usage', [{ type: 'finish', reason: 'stop', usage: { inputTokens: 'many' } }]],
+    ['null', [null]],
+    ['a string', ['hello']],
+  ]
+  it.each(malformed)(
+    'R24, section 3: a malformed model event (%s) is a request failure',
+    async (_what, events) => {
+      const log: string[] = []
+      const seen: Seen[] = []
+      const { agent, durable } = run(
+        [from(events as ModelEvent[])],
+        { hooks: requestErrorSpy(log, seen) },
+        log,
+      )
+      agent.followup('go')
+      await agent.whenIdle()
+      expect(log).toEqual([...failedTurn, 'settled(1,error)', 'idle'])
+      expect(seen).toHaveLength(1)
+      expect(seen[0]?.error).toBeInstanceOf(MalformedModelEventError)
+      expect(seen[0]?.window).toBe(true)
+      const end = durable.find((e) => e.type === 'turn/end')
+      expect(end?.data.reason).toMatchObject({
+        kind: 'error',
+        step: 1,
+        message: expect.stringMatching(/malformed/i),
+      })
+      expect(durable.filter((e) => e.type === 'assistant/message')).toEqual([])
+    },
+  )
+
+  it('R24: a request failure in a later step closes that step; earlier steps stay recorded', async () => {
+    const log: string[] = []
+    const seen: Seen[] = []
+    const { agent } = run(
+      [{ toolCalls: [{ name: 'missing' }] }, { error: boom }],
+      { hooks: requestErrorSpy(log, seen) },
+      log,
+    )
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(log).toEqual([
+      'enqueue(go,queued)',
+      'running',
+      'dequeue(go)',
+      'turn/start(1)',
+      'user(go)',
+      'step/start(1.1)',
+      'assistant(missing())',
+      'tool/call(missing)',
+      'tool/result(call-1,UNKNOWN_TOOL)',
+      'step/end(1.1)',
+      'step/start(1.2)',
+      'step/end(1.2)',
+      'hook(requestError,1.2)',
+      'error(1.2)',
+      'turn/end(1,error)',
+      'settled(1,error)',
+      'idle',
+    ])
+    expect(seen.map((s) => [s.turn, s.step])).toEqual([[1, 2]])
+  })
+
+  it('R24, R20: input sent inside requestError obeys the open window (steer is steering, inject is staged context) and is kept for the next turn', async () => {
+    const log: string[] = []
+    const seen: Seen[] = []
+    const hooks = requestErrorSpy(log, seen, (agent) => {
+      agent.steer('fix it')
+      agent.inject('ctx')
+    })
+    const { agent, model } = run([{ error: boom }, 'fine'], { hooks }, log)
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(log).toEqual([
+      ...failedTurn.slice(0, 8),
+      'enqueue(fix it,steering)',
+      'error(1.1)',
+      'turn/end(1,error)',
+      'settled(1,error)',
+      'idle',
+    ])
+    agent.followup('next')
+    await agent.whenIdle()
+    expect(log.slice(log.indexOf('enqueue(next,queued)'), log.indexOf('step/start(2.1)') + 1)).toEqual([
+      'enqueue(next,queued)',
+      'running',
+      'dequeue(next)',
+      'turn/start(2)',
+      'dequeue(fix it)',
+      'steering(fix it)',
+      'user(ctx)',
+      'user(next)',
+      'step/start(2.1)',
+    ])
+    expect(model.requests[1]?.messages.map((m) => textOf(m.content))).toEqual(['go', 'fix it', 'ctx', 'next'])
+  })
+})
+
+describe('R24: retry', () => {
+  it('R24: retry() inside requestError opens one retry turn right after the failed turn, with no settled or idle between', async () => {
+    const log: string[] = []
+    const seen: Seen[] = []
+    const hooks = requestErrorSpy(log, seen, (agent) => agent.retry())
+    const { agent, model, live, durable } = run([{ error: boom }, 'recovered'], { hooks }, log)
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(log).toEqual([
+      ...failedTurn,
+      'turn/start(2,retry)',
+      'step/start(2.1)',
+      'assistant(recovered)',
+      'step/end(2.1)',
+      'turn/end(2,completed)',
+      'settled(2,completed)',
+      'idle',
+    ])
+    expect(durable.find((e) => e.type === 'turn/start' && e.data.turn === 2)?.data).toEqual({
+      turn: 2,
+      trigger: { kind: 'retry' },
+    })
+    expect(live.filter((e) => e.type === 'agent/settled')).toHaveLength(1)
+    expect(model.requests.map((r) => [r.turn, r.step])).toEqual([
+      [1, 1],
+      [2, 1],
+    ])
+    // The retry turn repeats the conversation: the prompt is already in the transcript.
+    expect(model.requests[1]?.messages.map((m) => textOf(m.content))).toEqual(['go'])
+  })
+
+  it('R24: repeated retry() calls inside requestError coalesce to one retry turn', async () => {
+    const log: string[] = []
+    const seen: Seen[] = []
+    const hooks = requestErrorSpy(log, seen, (agent) => {
+      agent.retry()
+      agent.retry()
+      agent.retry()
+    })
+    const { agent, model } = run([{ error: boom }, 'recovered', 'unused'], { hooks }, log)
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(log.filter((l) => l.startsWith('turn/start'))).toEqual(['turn/start(1)', 'turn/start(2,retry)'])
+    expect(model.requests).toHaveLength(2)
+    expect(log.slice(-3)).toEqual(['turn/end(2,completed)', 'settled(2,completed)', 'idle'])
+  })
+
+  it('R24: retry() from an asynchronous requestError hook (after an await) still opens the retry turn', async () => {
+    const log: string[] = []
+    const { agent } = run(
+      [{ error: boom }, 'recovered'],
+      {
+        hooks: {
+          requestError: async ({ agent: a }) => {
+            await new Promise((resolve) => setTimeout(resolve, 2))
+            log.push('hook(retry)')
+            a.retry()
+          },
+        },
+      },
+      log,
+    )
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(log).toEqual([
+      ...failedTurn.slice(0, 7),
+      'hook(retry)',
+      'error(1.1)',
+      'turn/end(1,error)',
+      'turn/start(2,retry)',
+      'step/start(2.1)',
+      'assistant(recovered)',
+      'step/end(2.1)',
+      'turn/end(2,completed)',
+      'settled(2,completed)',
+      'idle',
+    ])
+  })
+
+  it('R24: a retry turn that fails again settles with its error when the hook does not retry again; one settled for the chain', async () => {
+    const log: string[] = []
+    const seen: Seen[] = []
+    const hooks = requestErrorSpy(log, seen, (agent, calls) => {
+      if (calls === 1) agent.retry()
+    })
+    const second = new Error('still down')
+    const { agent, live } = run([{ error: boom }, { error: second }], { hooks }, log)
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(log).toEqual([
+      ...failedTurn,
+      'turn/start(2,retry)',
+      'step/start(2.1)',
+      'step/end(2.1)',
+      'hook(requestError,2.1)',
+      'error(2.1)',
+      'turn/end(2,error)',
+      'settled(2,error)',
+      'idle',
+    ])
+    expect(seen.map((s) => s.error)).toEqual([boom, second])
+    const settled = live.filter((e) => e.type === 'agent/settled')
+    expect(settled).toHaveLength(1)
+    expect(settled[0]?.type === 'agent/settled' && settled[0].reason).toEqual({
+      kind: 'error',
+      error: second,
+    })
+  })
+
+  it('R24: staged steering survives a failed turn and is the inherited prefix of the retry turn opened from requestError', async () => {
+    const log: string[] = []
+    const seen: Seen[] = []
+    const hooks = requestErrorSpy(log, seen, (agent) => {
+      agent.steer('be careful')
+      agent.retry()
+    })
+    const { agent, model } = run([{ error: boom }, 'recovered'], { hooks }, log)
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(log).toEqual([
+      ...failedTurn.slice(0, 8),
+      'enqueue(be careful,steering)',
+      'error(1.1)',
+      'turn/end(1,error)',
+      'turn/start(2,retry)',
+      'dequeue(be careful)',
+      'steering(be careful)',
+      'step/start(2.1)',
+      'assistant(recovered)',
+      'step/end(2.1)',
+      'turn/end(2,completed)',
+      'settled(2,completed)',
+      'idle',
+    ])
+    expect(model.requests[1]?.messages.map((m) => textOf(m.content))).toEqual(['go', 'be careful'])
+  })
+
+  it('R24: a waking followup queued during the failed turn runs after the retry turn, with no idle between', async () => {
+    const log: string[] = []
+    const seen: Seen[] = []
+    const hooks = requestErrorSpy(log, seen, (agent) => {
+      agent.followup('queued')
+      agent.retry()
+    })
+    const { agent } = run([{ error: boom }, 'recovered', 'answered'], { hooks }, log)
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(log.slice(failedTurn.length - 3)).toEqual([
+      'hook(requestError,1.1)',
+      'enqueue(queued,queued)',
+      'error(1.1)',
+      'turn/end(1,error)',
+      'turn/start(2,retry)',
+      'step/start(2.1)',
+      'assistant(recovered)',
+      'step/end(2.1)',
+      'turn/end(2,completed)',
+      'settled(2,completed)',
+      'dequeue(queued)',
+      'turn/start(3)',
+      'user(queued)',
+      'step/start(3.1)',
+      'assistant(answered)',
+      'step/end(3.1)',
+      'turn/end(3,completed)',
+      'settled(3,completed)',
+      'idle',
+    ])
+  })
+
+  it('R24: retry() while busy outside requestError throws AgentBusyError and changes nothing', async () => {
+    const log: string[] = []
+    const thrown: [string, unknown][] = []
+    const attempt = (where: string, agent: Agent) => {
+      try {
+        agent.retry()
+        thrown.push([where, undefined])
+      } catch (error) {
+        thrown.push([where, error])
+      }
+    }
+    const reply = new Subject<ModelEvent>()
+    const { agent, model } = run(
+      [reply, 'second'],
+      {
+        hooks: {
+          promptSubmit: ({ agent: a }) => attempt('promptSubmit', a),
+          step: ({ agent: a }) => attempt('step', a),
+          turnStopping: ({ agent: a }) => attempt('turnStopping', a),
+        },
+      },
+      log,
+    )
+    agent.followup('go')
+    await new Promise((resolve) => setTimeout(resolve, 2))
+    expect(model.requests).toHaveLength(1)
+    attempt('while the model streams', agent)
+    reply.next({ type: 'text', text: 'answer' })
+    reply.complete()
+    await agent.whenIdle()
+    expect(thrown.map(([where]) => where)).toEqual([
+      'promptSubmit',
+      'step',
+      'while the model streams',
+      'turnStopping',
+    ])
+    for (const [, error] of thrown) {
+      expect(error).toBeInstanceOf(AgentBusyError)
+      expect((error as Error).message).toMatch(/retry\(\)/)
+    }
+    expect(log).toEqual([
+      'enqueue(go,queued)',
+      'running',
+      'dequeue(go)',
+      'turn/start(1)',
+      'user(go)',
+      'step/start(1.1)',
+      'assistant(answer)',
+      'step/end(1.1)',
+      'turn/end(1,completed)',
+      'settled(1,completed)',
+      'idle',
+    ])
+    expect(model.requests).toHaveLength(1)
+  })
+
+  it('R24: retry() while idle opens a retry turn at once, with the staged outbox (steering and context) as its inherited prefix', async () => {
+    const log: string[] = []
+    const reply = new Subject<ModelEvent>()
+    const { agent, model } = run([reply, 'retried'], {}, log)
+    agent.followup('go')
+    await new Promise((resolve) => setTimeout(resolve, 2))
+    expect(model.requests).toHaveLength(1)
+    agent.steer('s')
+    agent.inject('ctx')
+    reply.error(boom)
+    await agent.whenIdle()
+    expect(log).toEqual([
+      'enqueue(go,queued)',
+      'running',
+      'dequeue(go)',
+      'turn/start(1)',
+      'user(go)',
+      'step/start(1.1)',
+      'enqueue(s,steering)',
+      'step/end(1.1)',
+      'error(1.1)',
+      'turn/end(1,error)',
+      'settled(1,error)',
+      'idle',
+    ])
+    expect(agent.status).toBe('idle')
+    const before = log.length
+    agent.retry()
+    // At once: the retry turn is open before retry() returns.
+    expect(log.slice(before, before + 5)).toEqual([
+      'running',
+      'turn/start(2,retry)',
+      'dequeue(s)',
+      'steering(s)',
+      'user(ctx)',
+    ])
+    expect(agent.status).toBe('running')
+    await agent.whenIdle()
+    expect(log.slice(before)).toEqual([
+      'running',
+      'turn/start(2,retry)',
+      'dequeue(s)',
+      'steering(s)',
+      'user(ctx)',
+      'step/start(2.1)',
+      'assistant(retried)',
+      'step/end(2.1)',
+      'turn/end(2,completed)',
+      'settled(2,completed)',
+      'idle',
+    ])
+    expect(model.requests[1]?.messages.map((m) => textOf(m.content))).toEqual(['go', 's', 'ctx'])
+  })
+
+  it('R24, R6: retry() while idle runs before a wake that is already scheduled', async () => {
+    const log: string[] = []
+    const { agent, model } = run(['retried', 'answered'], {}, log)
+    agent.followup('f')
+    agent.retry()
+    await agent.whenIdle()
+    expect(log).toEqual([
+      'enqueue(f,queued)',
+      'running',
+      'turn/start(1,retry)',
+      'step/start(1.1)',
+      'assistant(retried)',
+      'step/end(1.1)',
+      'turn/end(1,completed)',
+      'settled(1,completed)',
+      'dequeue(f)',
+      'turn/start(2)',
+      'user(f)',
+      'step/start(2.1)',
+      'assistant(answered)',
+      'step/end(2.1)',
+      'turn/end(2,completed)',
+      'settled(2,completed)',
+      'idle',
+    ])
+    expect(model.requests.map((r) => r.turn)).toEqual([1, 2])
+  })
+})
+
+describe('the model stream contract', () => {
+  it('section 3: events after finish are ignored (text, tool calls, malformed events, a late error)', async () => {
+    const late = new Observable<unknown>((subscriber) => {
+      subscriber.next({ type: 'text', text: 'kept' })
+      subscriber.next({ type: 'finish', reason: 'stop', usage: { inputTokens: 3, outputTokens: 1 } })
+      subscriber.next({ type: 'text', text: ' ignored' })
+      subscriber.next({ type: 'tool-call', id: 'c9', name: 'echo', arguments: '{}' })
+      subscriber.next({ type: 'finish', reason: 'max-tokens' })
+      subscriber.next({ type: 'bogus' })
+      subscriber.error(new Error('late error'))
+    })
+    const log: string[] = []
+    const seen: Seen[] = []
+    const { agent, live, durable } = run(
+      [late as Observable<ModelEvent>],
+      { hooks: requestErrorSpy(log, seen) },
+      log,
+    )
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(seen).toEqual([])
+    expect(log).toEqual([
+      'enqueue(go,queued)',
+      'running',
+      'dequeue(go)',
+      'turn/start(1)',
+      'user(go)',
+      'step/start(1.1)',
+      'assistant(kept)',
+      'step/end(1.1)',
+      'turn/end(1,completed)',
+      'settled(1,completed)',
+      'idle',
+    ])
+    const assistant = durable.find((e) => e.type === 'assistant/message')
+    expect(assistant?.data).toEqual({
+      turn: 1,
+      step: 1,
+      content: [{ type: 'text', text: 'kept' }],
+      usage: { inputTokens: 3, outputTokens: 1 },
+    })
+    expect(live.filter((e) => e.type === 'agent/stream/delta')).toHaveLength(1)
+  })
+
+  it('section 3: an asynchronous stream that keeps going after finish is ignored and unsubscribed', async () => {
+    let unsubscribed = false
+    const events: ModelEvent[] = [
+      { type: 'text', text: 'one' },
+      { type: 'finish', reason: 'stop' },
+      { type: 'text', text: 'two' },
+    ]
+    const stream = new Observable<ModelEvent>((subscriber) => {
+      let i = 0
+      const timer = setInterval(() => subscriber.next(events[i++ % events.length] as ModelEvent), 1)
+      return () => {
+        unsubscribed = true
+        clearInterval(timer)
+      }
+    })
+    const { agent, log, durable } = run([stream])
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(unsubscribed).toBe(true)
+    expect(log.slice(-5)).toEqual([
+      'assistant(one)',
+      'step/end(1.1)',
+      'turn/end(1,completed)',
+      'settled(1,completed)',
+      'idle',
+    ])
+    expect(durable.find((e) => e.type === 'assistant/message')?.data.content).toEqual([
+      { type: 'text', text: 'one' },
+    ])
+  })
+
+  it('section 3: a stream that completes without finish finished with stop', async () => {
+    const { agent, log } = run([events({ type: 'text', text: 'no finish' })])
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(log.slice(-5)).toEqual([
+      'assistant(no finish)',
+      'step/end(1.1)',
+      'turn/end(1,completed)',
+      'settled(1,completed)',
+      'idle',
+    ])
+  })
+
+  it('section 4: usage on finish is recorded on assistant/message; without usage there is no usage key', async () => {
+    const { agent, durable } = run([
+      { text: 'counted', usage: { inputTokens: 12, outputTokens: 7 } },
+      'uncounted',
+      { text: '', finish: 'stop', usage: { inputTokens: 1, outputTokens: 0 } },
+    ])
+    agent.followup('a')
+    agent.followup('b')
+    agent.followup('c')
+    await agent.whenIdle()
+    const answers = durable.flatMap((e) => (e.type === 'assistant/message' ? [e.data] : []))
+    expect(answers).toEqual([
+      {
+        turn: 1,
+        step: 1,
+        content: [{ type: 'text', text: 'counted' }],
+        usage: { inputTokens: 12, outputTokens: 7 },
+      },
+      { turn: 2, step: 1, content: [{ type: 'text', text: 'uncounted' }] },
+      { turn: 3, step: 1, content: [], usage: { inputTokens: 1, outputTokens: 0 } },
+    ])
+    expect('usage' in (answers[1] ?? {})).toBe(false)
+  })
+})
