@@ -19,6 +19,7 @@ import { AgentBusyError, AgentDisposedError, type InputIssue, InvalidInputError 
 import type { AgentEvent, SessionEvent } from '../events.js'
 import { type AcceptedSend, splitSends } from '../inbox/splitSends.js'
 import { canRetry } from '../loop/close.js'
+import { hookList, type PromptDecision, type PromptSubmitArgs } from '../loop/hooks.js'
 import type { Command, Output, Signal } from '../loop/inputs.js'
 import { reduce } from '../loop/reduce.js'
 import { createEffectRunner } from '../loop/runEffect.js'
@@ -27,9 +28,10 @@ import { trampoline } from '../loop/trampoline.js'
 import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
 import { parseCancelArgs, parseSendInput, parseSendOptions } from '../messages/validate.js'
 import { Transcript } from '../session/session.js'
-import { memoryStore } from '../session/store.js'
+import { flushTranscript, memoryStore } from '../session/store.js'
 import { createToolBatchRunner } from '../tools/runToolBatch.js'
 import { checkTools, toolSpecsOf } from '../tools/toolSpecs.js'
+import { registerExtensions } from './extensions.js'
 import { checkHistory, closeInterruptedTurn, lastTurnOf } from './history.js'
 import { mintMessageId, mintSessionId } from './mint.js'
 import type { Agent, AgentOptions } from './types.js'
@@ -156,20 +158,31 @@ export const createAgent = (options: AgentOptions): Agent => {
         return transcript.events.slice()
       },
       messages: () => transcript.messages(),
-      flush: () =>
-        firstValueFrom(
-          defer(() => store.flush() ?? [undefined]),
-          { defaultValue: undefined },
-        ),
+      flush: () => firstValueFrom(flushTranscript(transcript, store), { defaultValue: undefined }),
     },
   }
 
+  const extraPromptSubmit: ((args: PromptSubmitArgs<Agent>) => PromptDecision | undefined)[] = []
+  registerExtensions(agent, {
+    addPromptSubmit: (hook) => {
+      extraPromptSubmit.push(hook)
+      return () => {
+        const at = extraPromptSubmit.indexOf(hook)
+        if (at >= 0) extraPromptSubmit.splice(at, 1)
+      }
+    },
+  })
   const runEffect = createEffectRunner({
     agent,
     agentId,
     model,
     ...(instructions !== undefined ? { system: instructions } : {}),
-    hooks: hooks ?? {},
+    hooks: {
+      ...hooks,
+      get promptSubmit() {
+        return [...extraPromptSubmit, ...hookList(hooks?.promptSubmit)]
+      },
+    },
     toolSpecs: toolSpecsOf(tools),
     runTools: createToolBatchRunner({ tools, maxParallel, post: (signal) => signals.next(signal) }),
     transcript,

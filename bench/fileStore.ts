@@ -1,0 +1,132 @@
+/**
+ * File-store benchmark (R35, R36): append throughput and checkpoint latency of `fileStore`.
+ * Run with `npx tsx bench/fileStore.ts` (or `npm run bench`). Prints a table; asserts nothing.
+ *
+ * - append throughput: 100k events appended one at a time (as the transcript hands them over),
+ *   then one flush (write + fsync);
+ * - checkpoint latency: 1,000 small turns (6 events each), one flush after each, as the agent's
+ *   checkpoint does; median / p95 / max;
+ * - agent turns: 200 one-step turns through `createAgent` on a file store vs the memory store.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { firstValueFrom, from } from 'rxjs'
+import { createAgent, fileStore, memoryStore, type SessionEvent, type SessionStore } from '../src/index.js'
+import { scriptedModel } from '../src/testing.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'steerable-bench-'))
+const flush = (store: SessionStore) => firstValueFrom(from(store.flush()), { defaultValue: undefined })
+
+const turnEvents = (turn: number, seq: number, answer: string): SessionEvent[] => [
+  { seq, type: 'turn/start', data: { turn, trigger: { kind: 'message', source: { kind: 'user' } } } },
+  {
+    seq: seq + 1,
+    type: 'user/message',
+    data: { content: [{ type: 'text', text: `question ${turn}` }], source: { kind: 'user' } },
+  },
+  { seq: seq + 2, type: 'step/start', data: { turn, step: 1 } },
+  {
+    seq: seq + 3,
+    type: 'assistant/message',
+    data: {
+      turn,
+      step: 1,
+      content: [{ type: 'text', text: answer }],
+      usage: { inputTokens: 12, outputTokens: 34 },
+    },
+  },
+  { seq: seq + 4, type: 'step/end', data: { turn, step: 1 } },
+  { seq: seq + 5, type: 'turn/end', data: { turn, reason: { kind: 'completed' } } },
+]
+
+const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
+const ms = (n: number) => `${n.toFixed(3)} ms`
+const rate = (count: number, millis: number) =>
+  `${Math.round((count / millis) * 1000).toLocaleString('en-US')}/s`
+
+const rows: [string, string][] = []
+
+// 1. Append throughput.
+{
+  const path = join(dir, 'append.jsonl')
+  const store = fileStore(path)
+  const N = 100_000
+  const events: SessionEvent[] = []
+  for (let turn = 1; events.length < N; turn++)
+    events.push(...turnEvents(turn, events.length + 1, `answer number ${turn}, a short line of text.`))
+  events.length = N
+  const t0 = performance.now()
+  for (const event of events) store.append([event])
+  const t1 = performance.now()
+  await flush(store)
+  const t2 = performance.now()
+  store.close?.()
+  const bytes = statSync(path).size
+  rows.push(['append 100k events (buffer)', `${ms(t1 - t0)}  (${rate(N, t1 - t0)})`])
+  rows.push(['one flush of 100k events', `${ms(t2 - t1)}  (${(bytes / 1024 / 1024).toFixed(1)} MiB)`])
+  rows.push(['append + flush throughput', rate(N, t2 - t0)])
+  // Re-opening validates every line (R37).
+  const r0 = performance.now()
+  const reopened = fileStore(path)
+  const r1 = performance.now()
+  rows.push(['open + validate 100k-event log', `${ms(r1 - r0)}  (${rate(reopened.load().length, r1 - r0)})`])
+  reopened.close?.()
+}
+
+// 2. Checkpoint latency.
+{
+  const path = join(dir, 'checkpoints.jsonl')
+  const store = fileStore(path)
+  const TURNS = 1_000
+  const latencies: number[] = []
+  let seq = 1
+  for (let turn = 1; turn <= TURNS; turn++) {
+    const events = turnEvents(turn, seq, `answer ${turn}`)
+    seq += events.length
+    for (const event of events) store.append([event])
+    const t0 = performance.now()
+    await flush(store)
+    latencies.push(performance.now() - t0)
+  }
+  store.close?.()
+  const sorted = latencies.slice().sort((a, b) => a - b)
+  rows.push([
+    'checkpoint after a small turn (1,000)',
+    `median ${ms(quantile(sorted, 0.5))}, p95 ${ms(quantile(sorted, 0.95))}, max ${ms(sorted.at(-1) ?? 0)}`,
+  ])
+}
+
+// 3. Whole agent turns, file store vs memory store.
+const agentTurns = async (store: SessionStore, turns: number): Promise<number> => {
+  const agent = createAgent({
+    model: scriptedModel(Array.from({ length: turns }, (_, i) => `answer ${i}`)),
+    store,
+  })
+  const t0 = performance.now()
+  for (let i = 0; i < turns; i++) agent.followup(`question ${i}`)
+  await agent.whenIdle()
+  const elapsed = performance.now() - t0
+  await agent.dispose()
+  return elapsed
+}
+{
+  const TURNS = 200
+  const onFile = await agentTurns(fileStore(join(dir, 'agent.jsonl')), TURNS)
+  const inMemory = await agentTurns(memoryStore(), TURNS)
+  rows.push([`agent turns, fileStore (${TURNS})`, `${ms(onFile / TURNS)} per turn  (${rate(TURNS, onFile)})`])
+  rows.push([
+    `agent turns, memoryStore (${TURNS})`,
+    `${ms(inMemory / TURNS)} per turn  (${rate(TURNS, inMemory)})`,
+  ])
+}
+
+rmSync(dir, { recursive: true, force: true })
+
+const width = Math.max(...rows.map(([name]) => name.length))
+console.log(`fileStore benchmark (node ${process.version}, ${process.platform})`)
+console.log(`${'measure'.padEnd(width)} | result`)
+console.log(`${'-'.repeat(width)}-|-${'-'.repeat(50)}`)
+for (const [name, value] of rows) console.log(`${name.padEnd(width)} | ${value}`)
