@@ -27,6 +27,16 @@ export type {
   TurnEndReason,
   TurnTrigger,
 } from './events.js'
+export {
+  createGoalController,
+  type GoalController,
+  type GoalControllerOptions,
+} from './goals/createGoalController.js'
+export { decodeGoalEvent, goalChangeSchema } from './goals/decodeGoalEvent.js'
+export { GoalEventError, GoalRevisionConflict, GoalStateError } from './goals/errors.js'
+export { foldGoal, goalStep } from './goals/foldGoal.js'
+export { renderGoalChange } from './goals/render.js'
+export type { GoalChange, GoalPhase, GoalState, GoalTombstone, GoalView } from './goals/types.js'
 export { type AcceptedSend, type InjectSend, type QueueSend, splitSends } from './inbox/splitSends.js'
 export type {
   AgentHooks,
@@ -76,6 +86,7 @@ export {
   emptyConservationState,
   outstandingInbox,
 } from './operators/conservationStep.js'
+export { goalState } from './operators/goalState.js'
 export { inboxConservation } from './operators/inboxConservation.js'
 export { ofType } from './operators/ofType.js'
 export { statusAlternation } from './operators/statusAlternation.js'
