@@ -251,7 +251,10 @@ describe('R26: keepInbox', () => {
     ])
   })
 
-  it('R26: with only context staged and nothing queued, the context waits for the next turn (no idle append)', async () => {
+  // Decision (README, Cancel): with keepInbox staged context is the inherited prefix of a turn
+  // that follows at once; when none follows, it is appended before idle (V1), so a later idle
+  // inject can never overtake it.
+  it('R26, V1: with only context staged and nothing queued, the context is appended before idle', async () => {
     const { agent, rec } = await running(['ok'])
     agent.inject('ctx')
     agent.cancel({ kind: 'user' }, { keepInbox: true })
@@ -261,17 +264,11 @@ describe('R26: keepInbox', () => {
       'step/end(1.1)',
       'turn/end(1,aborted)',
       'settled(1,aborted)',
+      'user(ctx)',
       'idle',
     ])
-    agent.followup('b')
-    await agent.whenIdle()
-    expect(rec.log.slice(11, 16)).toEqual([
-      'enqueue(b,queued)',
-      'running',
-      'dequeue(b)',
-      'turn/start(2)',
-      'user(ctx)',
-    ])
+    agent.inject('later')
+    expect(rec.log.slice(12)).toEqual(['user(later)'])
   })
 })
 

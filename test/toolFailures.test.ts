@@ -384,7 +384,7 @@ describe('R25: cancel inside a running batch', () => {
     })
   })
 
-  it('R25, V1, R26: with keepInbox the staged tool context is the inherited prefix of the next turn', async () => {
+  it('R25, V1, R26: with keepInbox and no turn following, the staged tool context is appended before idle', async () => {
     const log: string[] = []
     const { tools, script, running } = batch(log)
     const { agent, model } = run(script, { tools }, log)
@@ -392,15 +392,21 @@ describe('R25: cancel inside a running batch', () => {
     await running
     agent.cancel({ kind: 'user' }, { keepInbox: true })
     await agent.whenIdle()
-    expect(log).toEqual([...batchHead, 'cancel(user)', ...abortedBatch, 'settled(1,aborted)', 'idle'])
+    expect(log).toEqual([
+      ...batchHead,
+      'cancel(user)',
+      ...abortedBatch,
+      'settled(1,aborted)',
+      'user(staged by hang)',
+      'idle',
+    ])
     agent.followup('next')
     await agent.whenIdle()
-    expect(log.slice(batchHead.length + 1 + abortedBatch.length + 2)).toEqual([
+    expect(log.slice(batchHead.length + 1 + abortedBatch.length + 3)).toEqual([
       'enqueue(next,queued)',
       'running',
       'dequeue(next)',
       'turn/start(2)',
-      'user(staged by hang)',
       'user(next)',
       'step/start(2.1)',
       'assistant(second turn)',

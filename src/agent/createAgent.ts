@@ -17,6 +17,7 @@ import {
 } from 'rxjs'
 import { AgentBusyError, AgentDisposedError, type InputIssue, InvalidInputError } from '../errors.js'
 import type { AgentEvent, SessionEvent } from '../events.js'
+import { fifoToArray } from '../inbox/fifo.js'
 import { type AcceptedSend, splitSends } from '../inbox/splitSends.js'
 import { canRetry } from '../loop/close.js'
 import { hookList, type PromptDecision, type PromptSubmitArgs } from '../loop/hooks.js'
@@ -27,6 +28,7 @@ import { initialState, isQuiescent } from '../loop/state.js'
 import { trampoline } from '../loop/trampoline.js'
 import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
 import { parseCancelArgs, parseSendInput, parseSendOptions } from '../messages/validate.js'
+import { isHumanPrompt } from '../session/isHumanPrompt.js'
 import { Transcript } from '../session/session.js'
 import { flushTranscript, memoryStore } from '../session/store.js'
 import { createToolBatchRunner } from '../tools/runToolBatch.js'
@@ -164,6 +166,8 @@ export const createAgent = (options: AgentOptions): Agent => {
 
   const extraPromptSubmit: ((args: PromptSubmitArgs<Agent>) => PromptDecision | undefined)[] = []
   registerExtensions(agent, {
+    wakingHumanPrompts: () =>
+      fifoToArray(state.queue).filter((item) => item.wakeup && isHumanPrompt(item.message.source)).length,
     addPromptSubmit: (hook) => {
       extraPromptSubmit.push(hook)
       return () => {

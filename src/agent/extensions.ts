@@ -10,6 +10,8 @@ type PromptSubmitHook = (args: PromptSubmitArgs<Agent>) => PromptDecision | unde
 export type AgentExtensions = {
   /** Adds a hook that runs before the agent's own `promptSubmit` hooks; returns its removal. */
   addPromptSubmit(hook: PromptSubmitHook): () => void
+  /** How many human prompts (R39) wait in the queued FIFO and may wake the driver (not parked). */
+  wakingHumanPrompts(): number
 }
 
 const registry = new WeakMap<Agent, AgentExtensions>()

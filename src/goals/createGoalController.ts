@@ -3,7 +3,6 @@ import { ulid } from 'ulid'
 import { extensionsOf } from '../agent/extensions.js'
 import type { Agent } from '../agent/types.js'
 import type { AgentMessageId, GoalSource } from '../messages/types.js'
-import { isHumanPrompt } from '../session/isHumanPrompt.js'
 import { GoalRevisionConflict, GoalStateError } from './errors.js'
 import { goalStep, NO_GOAL } from './foldGoal.js'
 import {
@@ -56,7 +55,9 @@ export const createGoalController = (agent: Agent, options: GoalControllerOption
   let armed = true
   let owed = false
   let continuationId: AgentMessageId | undefined
-  const humans = new Set<AgentMessageId>()
+  const extensions = extensionsOf(agent)
+  // Waking human prompts only: a parked one never runs by itself, so it must not stall the goal.
+  const humansWaiting = () => extensions.wakingHumanPrompts() > 0
   const view$ = new BehaviorSubject<GoalView>(NO_GOAL)
 
   const view = (): GoalView => {
@@ -113,7 +114,7 @@ export const createGoalController = (agent: Agent, options: GoalControllerOption
   const maybeContinue = (): void => {
     const { goal, rounds } = view()
     if (goal?.phase !== 'active' || !armed || continuationId) return
-    if (humans.size > 0) {
+    if (humansWaiting()) {
       owed = true
       return
     }
@@ -135,15 +136,15 @@ export const createGoalController = (agent: Agent, options: GoalControllerOption
 
   agent.events$.subscribe((event) => {
     switch (event.type) {
-      case 'agent/inbox/enqueue':
-        if (event.placement === 'queued' && isHumanPrompt(event.message.source)) humans.add(event.message.id)
-        return
       case 'agent/inbox/dequeue':
       case 'agent/inbox/discard':
         for (const message of event.type === 'agent/inbox/dequeue' ? [event.message] : event.messages) {
-          humans.delete(message.id)
           if (message.id === continuationId) continuationId = undefined
         }
+        return
+      case 'agent/status':
+        // A human prompt that was blocked at admission ends with no turn and no settled event.
+        if (event.status === 'idle' && owed) maybeContinue()
         return
       case 'agent/cancel-requested':
         armed = false
@@ -154,12 +155,12 @@ export const createGoalController = (agent: Agent, options: GoalControllerOption
     }
   })
 
-  extensionsOf(agent).addPromptSubmit(({ source }) => {
+  extensions.addPromptSubmit(({ source }) => {
     if (source.kind !== 'goal' || (source as GoalSource).round === 0) return undefined
     const s = source as GoalSource
     const { goal, rounds } = view()
     const live = goal?.phase === 'active' && armed && goal.goalId === s.goalId
-    if (live && goal.revision === s.revision && s.round === rounds + 1 && humans.size === 0) return undefined
+    if (live && goal.revision === s.revision && s.round === rounds + 1 && !humansWaiting()) return undefined
     if (live) owed = true
     return { kind: 'block', reason: 'goal continuation is stale or a human prompt waits' }
   })

@@ -27,9 +27,10 @@ const tombstoneSchema = z.strictObject({
 })
 export const goalChangeSchema = z.union([goalStateSchema, tombstoneSchema])
 
+/** The text of the first *text* block (other blocks before it are skipped). */
 const firstText = (event: SessionEventOf<'user/message'>): string | undefined => {
-  const first = event.data.content[0]
-  return first?.type === 'text' ? first.text : undefined
+  for (const block of event.data.content) if (block.type === 'text') return block.text
+  return undefined
 }
 
 const describe = (error: z.ZodError): string => {

@@ -51,7 +51,7 @@ export const checkpointFailed = (tx: Tx, activity: number, error: unknown): void
 
 /**
  * The driver's next move (R8, R9, R24): a pending retry turn, else claim the FIFO head while a
- * waking item is queued, else publish `idle`. While disposing, finish instead.
+ * waking item is queued, else settle staged context and publish `idle`. While disposing, finish.
  */
 export const advance = (tx: Tx, activity: number): void => {
   const a = tx.state.activity
@@ -61,6 +61,9 @@ export const advance = (tx: Tx, activity: number): void => {
   if (s.disposal !== 'none') return finishDisposal(tx)
   if (s.retryPending) return openRetryTurn(tx)
   if (s.waking > 0) return beginClaim(tx)
+  // No turn follows to inherit it (R26): context staged without steering is a durable fact and
+  // is appended before idle, so a later idle inject can never overtake it (V1).
+  if (settleContexts(tx)) tx.effect({ kind: 'persist' })
   goIdle(tx)
 }
 

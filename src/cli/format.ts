@@ -1,0 +1,59 @@
+import type { AgentEvent, SessionEvent } from '../events.js'
+import type { ContentBlock } from '../messages/types.js'
+import { isHumanPrompt } from '../session/isHumanPrompt.js'
+import { label } from '../testing/label.js'
+
+export type Style = {
+  readonly dim: (s: string) => string
+  readonly bold: (s: string) => string
+  readonly red: (s: string) => string
+  readonly cyan: (s: string) => string
+}
+const ansi = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`
+export const COLORS: Style = { dim: ansi(2, 22), bold: ansi(1, 22), red: ansi(31, 39), cyan: ansi(36, 39) }
+export const PLAIN: Style = { dim: (s) => s, bold: (s) => s, red: (s) => s, cyan: (s) => s }
+
+export const textOf = (content: readonly ContentBlock[]): string =>
+  content
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'tool-result' ? textOf(b.content) : ''))
+    .join('')
+    .trim()
+
+/** One transcript event as a line for people (`undefined` for bookkeeping events). */
+export const formatDurable = (event: SessionEvent, style: Style): string | undefined => {
+  switch (event.type) {
+    case 'user/message': {
+      const text = textOf(event.data.content)
+      const source = event.data.source
+      return isHumanPrompt(source) ? `${style.bold('you ›')} ${text}` : style.dim(`[${source.kind}] ${text}`)
+    }
+    case 'steering/message':
+      return `${style.bold('you (steer) ›')} ${textOf(event.data.content)}`
+    case 'assistant/message': {
+      const text = textOf(event.data.content)
+      return text ? `${style.cyan('assistant ›')} ${text}` : undefined
+    }
+    case 'tool/call':
+      return style.dim(`  ⚙ ${event.data.call.name}(${event.data.call.arguments})`)
+    case 'tool/result':
+      return style.dim(
+        `  ↳ ${event.data.result.isError ? 'error: ' : ''}${textOf(event.data.result.content)}`,
+      )
+    case 'turn/end':
+      return event.data.reason.kind === 'completed'
+        ? undefined
+        : style.dim(`(turn ${event.data.turn} ${event.data.reason.kind})`)
+    default:
+      return undefined
+  }
+}
+
+/** A live event as a line: errors always, the rest only with `--events`. */
+export const formatLive = (event: AgentEvent, style: Style, all: boolean): string | undefined => {
+  if (event.type === 'agent/error') {
+    const error = event.error instanceof Error ? event.error.message : String(event.error)
+    return style.red(`error (turn ${event.turn}, step ${event.step}): ${error}`)
+  }
+  if (!all || event.type === 'agent/stream/delta') return undefined
+  return style.dim(`· ${label(event)}`)
+}

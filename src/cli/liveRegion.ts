@@ -1,0 +1,40 @@
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the ESC of ANSI color codes is the point
+const ANSI_COLOR = /\x1b\[[0-9;]*m/g
+
+/** Visible width of a line (ANSI escapes do not count). */
+const width = (line: string): number => line.replace(ANSI_COLOR, '').length
+
+/**
+ * The bottom of the screen that is redrawn in place (streamed text, the status line, the input
+ * line), below the scrollback that is printed once. Like log-update, in a few lines.
+ */
+export class LiveRegion {
+  private lines: readonly string[] = []
+  private rows = 0
+
+  constructor(private readonly out: NodeJS.WriteStream) {}
+
+  /** Replaces the region; the cursor ends after the last line. */
+  render(lines: readonly string[]): void {
+    this.erase()
+    this.lines = lines
+    this.out.write(lines.join('\n'))
+    const columns = this.out.columns || 80
+    this.rows = lines.reduce((n, line) => n + Math.max(1, Math.ceil(width(line) / columns)), 0)
+  }
+
+  /** Prints a line into the scrollback above the region, then redraws the region. */
+  print(line: string): void {
+    const lines = this.lines
+    this.erase()
+    this.out.write(`${line}\n`)
+    this.render(lines)
+  }
+
+  erase(): void {
+    if (this.rows > 1) this.out.write(`\x1b[${this.rows - 1}A`)
+    if (this.rows > 0) this.out.write('\r\x1b[J')
+    this.rows = 0
+    this.lines = []
+  }
+}

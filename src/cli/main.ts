@@ -1,0 +1,75 @@
+import { createAgent } from '../agent/createAgent.js'
+import type { ModelAdapter } from '../loop/model.js'
+import { openaiModel } from '../openai.js'
+import { fileStore } from '../session/fileStore.js'
+import type { ToolDefinition } from '../tools/types.js'
+import { type CliOptions, parseCliArgs, USAGE } from './args.js'
+import { type DemoTimings, demoModel, notesTool } from './demoModel.js'
+import { runLines } from './lines.js'
+import { runScriptedDemo } from './scriptedDemo.js'
+import { runTty } from './tty.js'
+
+const numberFrom = (value: string | undefined, fallback: number) => {
+  const n = Number(value)
+  return value !== undefined && Number.isFinite(n) && n >= 0 ? n : fallback
+}
+
+/** The demo model is the default; an endpoint or a model name switches to a real one. */
+const chooseModel = (
+  options: CliOptions,
+  timings: DemoTimings,
+): { model: ModelAdapter; tools: ToolDefinition[] } => {
+  if (options.baseURL === undefined && options.model === undefined) {
+    return { model: demoModel(timings), tools: [notesTool(timings)] }
+  }
+  const model = openaiModel({
+    model: options.model ?? 'gpt-4o-mini',
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+  })
+  return { model, tools: [] }
+}
+
+/** The `steerable` command. Returns the exit code. */
+export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> => {
+  let options: CliOptions
+  try {
+    options = parseCliArgs(argv, env)
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`)
+    return 2
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`)
+    return 0
+  }
+  const timings = {
+    wordMs: numberFrom(env.STEERABLE_DEMO_WORD_MS, 70),
+    toolMs: numberFrom(env.STEERABLE_DEMO_TOOL_MS, 900),
+  }
+  const { model, tools } = chooseModel(options, timings)
+  const store = options.session ? fileStore(options.session) : undefined
+  for (const warning of store?.warnings ?? []) process.stderr.write(`warning: ${warning}\n`)
+  const agent = createAgent({
+    model,
+    tools,
+    instructions: 'You are a helpful, concise assistant.',
+    ...(store ? { store } : {}),
+  })
+  if (store && agent.session.events.length > 0) {
+    const turns = agent.session.events.filter((e) => e.type === 'turn/start').length
+    process.stdout.write(
+      `resumed ${options.session}: ${agent.session.events.length} events, ${turns} turns\n`,
+    )
+  }
+  const io = { input: process.stdin, output: process.stdout, events: options.events }
+  if (process.stdin.isTTY && process.stdout.isTTY) {
+    await runTty(agent, io)
+    return 0
+  }
+  const lines = await runLines(agent, io)
+  await agent.dispose()
+  // `npm start` with no terminal and no input (CI, a pipe from /dev/null): the scripted demo.
+  if (lines === 0 && !options.session) await runScriptedDemo()
+  return 0
+}

@@ -1,0 +1,56 @@
+import { ModelRequestError } from './ModelRequestError.js'
+import { retryAfterMs } from './retryAfterMs.js'
+
+/**
+ * The error of a non-2xx answer: status, the server's own error message (OpenAI's
+ * `{error: {message}}`, a bare `{error}` string, vLLM's `{message}`, FastAPI's `{detail}`, else the
+ * text itself), how long to wait, and a hint at the usual fix.
+ */
+export const httpError = (url: string, response: Response, text: string, now: number): ModelRequestError => {
+  const wait = retryAfterMs(response.headers, now)
+  const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`
+  const detail = serverMessage(text)
+  const message = `openaiModel: POST ${url} answered ${status}${detail ? `: ${detail}` : ''}${hint(response.status, wait)}`
+  return new ModelRequestError(message, { status: response.status, retryAfterMs: wait, body: excerpt(text) })
+}
+
+/** A fetch that never got an answer, or a body that broke while it was read. */
+export const networkError = (url: string, error: unknown, reading: boolean): ModelRequestError => {
+  const what = reading ? `the connection broke while reading the answer to POST ${url}` : `POST ${url} failed`
+  const fix = reading ? 'retrying the request may help' : 'check baseURL and that the server is reachable'
+  return new ModelRequestError(`openaiModel: ${what}: ${describe(error)}; ${fix}`, { cause: error })
+}
+
+const hint = (status: number, wait: number | undefined): string => {
+  if (status === 401 || status === 403) return ' (check apiKey and headers)'
+  if (status === 404) return ' (check baseURL and model)'
+  if (status === 429 || status >= 500)
+    return wait === undefined ? ' (retry later)' : ` (retry after ${Math.ceil(wait)} ms)`
+  return ''
+}
+
+const serverMessage = (text: string): string => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return excerpt(text.trim())
+  }
+  const body = record(json)
+  const error = body?.error
+  const candidates = [record(error)?.message, error, body?.message, body?.detail]
+  const found = candidates.find((c) => typeof c === 'string' && c !== '')
+  return typeof found === 'string' ? found : excerpt(text.trim())
+}
+
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined
+
+/** `fetch failed (connect ECONNREFUSED 127.0.0.1:1)`: undici hides the useful part in `cause`. */
+const describe = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error)
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : ''
+  return `${error.message}${cause}`
+}
+
+const excerpt = (text: string): string => (text.length > 500 ? `${text.slice(0, 500)}…` : text)

@@ -1,0 +1,74 @@
+import { defer } from 'rxjs'
+import type { ModelAdapter } from '../loop/model.js'
+import { chatEvents } from './chatEvents.js'
+import { chatRequestBody } from './chatRequestBody.js'
+import { postEventStream } from './postEventStream.js'
+
+export type OpenAIModelOptions = {
+  /** Default `https://api.openai.com/v1`; for example `http://localhost:11434/v1` for Ollama. */
+  readonly baseURL?: string
+  /** Sent as `Authorization: Bearer …`; local servers usually need none. */
+  readonly apiKey?: string
+  /** The model name, for example `gpt-4o-mini`. */
+  readonly model: string
+  /** Extra request headers; they override the adapter's own. */
+  readonly headers?: Readonly<Record<string, string>>
+  /** A `fetch` to use instead of the global one (a proxy, a test double, a logging wrapper). */
+  readonly fetch?: typeof fetch
+  readonly temperature?: number
+  /** Sent as `max_tokens`, which every compatible server understands. */
+  readonly maxTokens?: number
+  /**
+   * Extra JSON fields merged last into the request body: provider options (`reasoning_effort`,
+   * `max_completion_tokens` …), or an override of a default (`stream_options: undefined` for a
+   * server that refuses it).
+   */
+  readonly extraBody?: Readonly<Record<string, unknown>>
+}
+
+const defaultBaseURL = 'https://api.openai.com/v1'
+
+/**
+ * A model adapter for OpenAI-compatible Chat Completions streaming: OpenAI, DeepSeek, vLLM,
+ * llama.cpp's server, Ollama, OpenRouter and the like. Each request POSTs
+ * `${baseURL}/chat/completions` with `stream: true` and reads the server-sent events.
+ *
+ * 1. Text and reasoning (`reasoning_content` or `reasoning`) stream as deltas; tool calls are
+ *    assembled from their deltas and emitted complete, then `finish` with the final usage.
+ * 2. Every failure is a `ModelRequestError`: a non-2xx answer carries `status` and
+ *    `retryAfterMs`; a network failure, a dropped connection or an unreadable stream has
+ *    `status: undefined`. A `requestError` hook may inspect it and call `agent.retry()`.
+ * 3. An abort of the request's signal aborts the fetch and errors with the signal's reason;
+ *    unsubscribing aborts the fetch too.
+ * 4. Nothing happens until the returned Observable is subscribed; each subscription is one request.
+ *
+ * ```ts
+ * const agent = createAgent({
+ *   model: openaiModel({ model: 'gpt-4o-mini', apiKey: process.env.OPENAI_API_KEY }),
+ * })
+ * ```
+ *
+ * @throws TypeError when `model` is not a non-empty string.
+ */
+export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
+  if (typeof options?.model !== 'string' || options.model === '')
+    throw new TypeError(`openaiModel(): options.model: expected the model name, for example 'gpt-4o-mini'`)
+  const url = `${(options.baseURL ?? defaultBaseURL).replace(/\/+$/, '')}/chat/completions`
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+    ...options.headers,
+  }
+  return (request) =>
+    defer(() =>
+      postEventStream({
+        // Looked up per request, so a global fetch installed later (or stubbed in a test) is used.
+        fetch: options.fetch ?? globalThis.fetch,
+        url,
+        headers,
+        body: JSON.stringify(chatRequestBody(options, request)),
+        signal: request.signal,
+      }),
+    ).pipe(chatEvents(`call_${request.turn}_${request.step}_`))
+}

@@ -1,0 +1,89 @@
+import { createParser } from 'eventsource-parser'
+import { Observable } from 'rxjs'
+import { httpError, networkError } from './httpError.js'
+import { ModelRequestError } from './ModelRequestError.js'
+
+export type PostInit = {
+  readonly fetch: typeof fetch
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+  /** The request's signal: its abort fails the stream with `signal.reason`. */
+  readonly signal: AbortSignal
+}
+
+/**
+ * POSTs a JSON body and emits the `data` of every server-sent event of a 2xx answer, completing
+ * when the body ends. This is the I/O edge, so it is the one place that touches Promises: `fetch`
+ * and the body reader, with plain `.then` callbacks that feed the subscriber.
+ *
+ * 1. The fetch gets its own AbortController, aborted on unsubscribe (the consumer is done, for
+ *    example after `[DONE]`), so the connection closes.
+ * 2. An abort of `signal` errors with `signal.reason` at once (the loop expects exactly that after
+ *    a cancel); the teardown then aborts the fetch. An already-aborted signal sends nothing.
+ * 3. A non-2xx answer errors with `ModelRequestError` (status, retry-after, the server's message);
+ *    a network failure or a body that breaks while read errors with one whose `status` is
+ *    `undefined`.
+ */
+export const postEventStream = (init: PostInit): Observable<string> =>
+  new Observable<string>((subscriber) => {
+    const { signal, url } = init
+    if (signal.aborted) {
+      subscriber.error(signal.reason)
+      return
+    }
+    const controller = new AbortController()
+    const onAbort = () => subscriber.error(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    // A callback that throws is a bug of ours: it surfaces as the stream's error, never as an
+    // unhandled rejection.
+    const settle = <T>(promise: Promise<T>, ok: (value: T) => void, ko: (error: unknown) => void) => {
+      promise.then(ok, ko).catch((error: unknown) => subscriber.error(error))
+    }
+    const parser = createParser({ onEvent: (event) => subscriber.next(event.data) })
+    const decoder = new TextDecoder()
+
+    const read = (reader: ReadableStreamDefaultReader<Uint8Array>): void =>
+      settle(
+        reader.read(),
+        (result) => {
+          if (subscriber.closed) return
+          if (result.done) {
+            parser.feed(decoder.decode())
+            subscriber.complete()
+            return
+          }
+          parser.feed(decoder.decode(result.value, { stream: true }))
+          if (!subscriber.closed) read(reader)
+        },
+        (error) => subscriber.error(networkError(url, error, true)),
+      )
+
+    const onResponse = (response: Response): void => {
+      if (!response.ok) {
+        const fail = (text: string) => subscriber.error(httpError(url, response, text, Date.now()))
+        return settle(response.text(), fail, () => fail(''))
+      }
+      if (!response.body) {
+        subscriber.error(
+          new ModelRequestError(`openaiModel: POST ${url} answered ${response.status} with no body`),
+        )
+        return
+      }
+      read(response.body.getReader())
+    }
+
+    try {
+      const request = { method: 'POST', headers: init.headers, body: init.body, signal: controller.signal }
+      settle(init.fetch(init.url, request), onResponse, (error) =>
+        subscriber.error(networkError(url, error, false)),
+      )
+    } catch (error) {
+      // A custom fetch that throws instead of rejecting.
+      subscriber.error(networkError(url, error, false))
+    }
+    return () => {
+      signal.removeEventListener('abort', onAbort)
+      controller.abort()
+    }
+  })

@@ -1,0 +1,168 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { build } from 'esbuild'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+/**
+ * The `steerable` command end to end. It is bundled once with esbuild and run with plain `node`
+ * (tsx per spawn costs seconds on this machine); the terminal tests drive it through a real
+ * pseudo-terminal (test/cli/ptyDrive.py, Python's pty module).
+ */
+const root = mkdtempSync(join(tmpdir(), 'steerable-cli-'))
+const cli = join(root, 'cli.mjs')
+const fast = { STEERABLE_DEMO_WORD_MS: '5', STEERABLE_DEMO_TOOL_MS: '20' }
+
+beforeAll(async () => {
+  await build({
+    entryPoints: ['src/cli.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: cli,
+    logLevel: 'silent',
+  })
+}, 60_000)
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+const run = (input: string, args: readonly string[] = [], env: Record<string, string> = fast) =>
+  spawnSync(process.execPath, [cli, ...args], {
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, ...env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
+  })
+
+type Logged = { readonly seq: number; readonly type: string; readonly data: Record<string, unknown> }
+const readLog = (path: string): Logged[] =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Logged)
+
+describe('steerable without a terminal', () => {
+  it('each input line is a prompt; the transcript is printed as it is written', () => {
+    const result = run('hello there\n')
+    expect(result.status).toBe(0)
+    expect(result.stdout).toContain('you › hello there')
+    expect(result.stdout).toContain('assistant › Let me check my notes on "hello there".')
+    expect(result.stdout).toContain('⚙ notes({"topic":"hello there"})')
+    expect(result.stdout).toMatch(/assistant › My notes say: .* Anything else\?/)
+  }, 60_000)
+
+  it('lines starting with / are the commands: /inject, /queue, /steer, /help, unknown ones', () => {
+    const result = run('/inject the user is on a train\nfirst\n/queue second\n/help\n/nope\n')
+    expect(result.status).toBe(0)
+    const out = result.stdout
+    expect(out).toContain('[plugin] the user is on a train')
+    expect(out.indexOf('you › first')).toBeGreaterThan(out.indexOf('[plugin] the user is on a train'))
+    expect(out.indexOf('you › second')).toBeGreaterThan(out.indexOf('you › first'))
+    expect(out).toContain('/queue text · /steer text')
+    expect(out).toContain('unknown command: /nope')
+  }, 60_000)
+
+  it('with no input at all (npm start in CI) it runs the short scripted demo and exits', () => {
+    const result = run('')
+    expect(result.status).toBe(0)
+    expect(result.stdout).toContain('▶ followup("What is the weather in Paris?")')
+    expect(result.stdout).toContain('steering(Also Rome, please.)')
+    expect(result.stdout).toContain('turn/end(2,aborted)')
+    expect(result.stdout).toMatch(/done: \d+ durable events, agent disposed\./)
+  }, 60_000)
+
+  it('R37: --session persists to a file and the next start resumes it (turns and messages continue)', () => {
+    const file = join(root, 'resume.jsonl')
+    expect(run('first question\n', ['--session', file]).status).toBe(0)
+    const second = run('second question\n', ['--session', file])
+    expect(second.status).toBe(0)
+    expect(second.stdout).toMatch(/resumed .*resume\.jsonl: \d+ events, 1 turns/)
+    const log = readLog(file)
+    const turns = log.filter((e) => e.type === 'turn/start').map((e) => e.data.turn)
+    expect(turns).toEqual([1, 2])
+    expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1))
+  }, 60_000)
+
+  it('--help prints the usage; an unknown flag exits 2 with the usage', () => {
+    expect(run('', ['--help']).stdout).toContain('Usage: steerable [options]')
+    const bad = run('', ['--frobnicate'])
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toContain('Usage: steerable [options]')
+  }, 60_000)
+})
+
+const python = spawnSync('python3', ['-c', 'import pty'], { encoding: 'utf8' }).status === 0
+
+/** Plays `steps` against the command in a pseudo-terminal; returns the ANSI-free screen output. */
+const drive = (steps: readonly object[], args: readonly string[], env: Record<string, string>) => {
+  const result = spawnSync(
+    'python3',
+    ['test/cli/ptyDrive.py', JSON.stringify(steps), '--', process.execPath, cli, ...args],
+    {
+      encoding: 'utf8',
+      timeout: 90_000,
+      env: { ...process.env, ...env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
+    },
+  )
+  return { status: result.status, output: result.stdout, error: result.stderr }
+}
+
+describe.runIf(python)('steerable in a terminal', () => {
+  const slow = { STEERABLE_DEMO_WORD_MS: '40', STEERABLE_DEMO_TOOL_MS: '1500' }
+
+  it('R4, R16, R20: Enter while a turn streams steers it; the steer lands in the same turn, before its next step', () => {
+    const file = join(root, 'steer.jsonl')
+    const { status, output, error } = drive(
+      [
+        { wait: 'steerable —' },
+        { send: 'what is steering\r' },
+        { wait: 'Let me check' },
+        { send: 'be brief\r' },
+        { wait: 'staged 1' },
+        { wait: 'You said "be brief"' },
+        { wait: 'idle' },
+        { send: '/quit\r' },
+        { wait: 'bye' },
+      ],
+      ['--session', file],
+      slow,
+    )
+    expect(error).toBe('')
+    expect(status).toBe(0)
+    expect(output).toContain('you (steer) › be brief')
+    const log = readLog(file)
+    const steering = log.filter((e) => e.type === 'steering/message')
+    expect(steering.map((e) => e.data.turn)).toEqual([1])
+    expect(log.filter((e) => e.type === 'turn/start')).toHaveLength(1)
+    const steerAt = log.indexOf(steering[0] as Logged)
+    const nextStep = log.findIndex((e, i) => i > steerAt && e.type === 'step/start')
+    expect(log[nextStep]?.data).toEqual({ turn: 1, step: 2 })
+  }, 90_000)
+
+  it('Tab queues a followup for its own turn; Esc cancels the running turn', () => {
+    const file = join(root, 'keys.jsonl')
+    const { status, output, error } = drive(
+      [
+        { wait: 'steerable —' },
+        { send: 'first\r' },
+        { wait: 'Let me check' },
+        { send: 'later\t' },
+        { wait: 'queued 1' },
+        { wait: 'you › later' },
+        { wait: 'Let me check my notes on "later"' },
+        { send: '\x1b' },
+        { wait: '(turn 2 aborted)' },
+        { send: '\x04' },
+        { wait: 'bye' },
+      ],
+      ['--session', file],
+      slow,
+    )
+    expect(error).toBe('')
+    expect(status).toBe(0)
+    expect(output).toContain('(turn 2 aborted)')
+    const ends = readLog(file).filter((e) => e.type === 'turn/end')
+    expect(ends.map((e) => (e.data.reason as { kind: string }).kind)).toEqual(['completed', 'aborted'])
+  }, 90_000)
+})
