@@ -1,5 +1,4 @@
 import {
-  asapScheduler,
   defer,
   distinctUntilChanged,
   filter,
@@ -8,14 +7,13 @@ import {
   merge,
   mergeMap,
   type Observable,
-  queueScheduler,
   Subject,
   scan,
   share,
   startWith,
   tap,
 } from 'rxjs'
-import { AgentBusyError, AgentDisposedError, type InputIssue, InvalidInputError } from '../errors.js'
+import { AgentBusyError, AgentDisposedError } from '../errors.js'
 import type { AgentEvent, SessionEvent } from '../events.js'
 import { fifoToArray } from '../inbox/fifo.js'
 import { type AcceptedSend, splitSends } from '../inbox/splitSends.js'
@@ -32,7 +30,8 @@ import { isHumanPrompt } from '../session/isHumanPrompt.js'
 import { Transcript } from '../session/session.js'
 import { flushTranscript, memoryStore } from '../session/store.js'
 import { createToolBatchRunner } from '../tools/runToolBatch.js'
-import { checkTools, toolSpecsOf } from '../tools/toolSpecs.js'
+import { toolSpecsOf } from '../tools/toolSpecs.js'
+import { checkOptions } from './checkOptions.js'
 import { registerExtensions } from './extensions.js'
 import { checkHistory, closeInterruptedTurn, lastTurnOf } from './history.js'
 import { mintMessageId, mintSessionId } from './mint.js'
@@ -206,39 +205,4 @@ export const createAgent = (options: AgentOptions): Agent => {
     )
     .subscribe((signal) => signals.next(signal))
   return agent
-}
-
-const checkOptions = (options: AgentOptions) => {
-  const issues: InputIssue[] = []
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidInputError('createAgent()', [{ path: ['options'], message: 'expected an object' }])
-  }
-  if (typeof options.model !== 'function')
-    issues.push({ path: ['options', 'model'], message: 'expected a function' })
-  if (options.instructions !== undefined && typeof options.instructions !== 'string') {
-    issues.push({ path: ['options', 'instructions'], message: 'expected string' })
-  }
-  const scheduler = options.scheduler ?? asapScheduler
-  if (scheduler === queueScheduler) {
-    issues.push({
-      path: ['options', 'scheduler'],
-      message:
-        'queueScheduler runs work at schedule time, which breaks the deferred wake (R6); use asapScheduler',
-    })
-  }
-  const tools = options.tools ?? []
-  issues.push(...checkTools(tools))
-  const maxParallel = options.maxParallelToolCalls ?? 4
-  if (!Number.isInteger(maxParallel) || maxParallel < 1) {
-    issues.push({ path: ['options', 'maxParallelToolCalls'], message: 'expected an integer >= 1' })
-  }
-  if (issues.length > 0) throw new InvalidInputError('createAgent()', issues)
-  return {
-    model: options.model,
-    scheduler,
-    instructions: options.instructions,
-    hooks: options.hooks,
-    tools,
-    maxParallel,
-  }
 }
