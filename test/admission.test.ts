@@ -1,7 +1,16 @@
 import { of, throwError } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import type { Agent, ContentBlock, PromptDecision, SessionEvent } from '../src/index.js'
-import { deferred, oneTurn, type Recording, setup, texts } from './support.js'
+import type {
+  Agent,
+  AgentEvent,
+  AgentHooks,
+  ContentBlock,
+  PromptDecision,
+  SessionEvent,
+} from '../src/index.js'
+import type { ScriptedReply } from '../src/testing.js'
+import { answered, oneTurn } from './support/labels.js'
+import { deferred, type Recording, setup, texts } from './support.js'
 
 const textOf = (content: readonly ContentBlock[]): string =>
   content[0]?.type === 'text' ? content[0].text : '?'
@@ -35,15 +44,34 @@ const controlledHook = (decide: (text: string, agent: Agent) => unknown) => {
   return { hook, calls, started, attach: (r: Recording) => (rec = r) }
 }
 
+/**
+ * An agent on `script` whose `promptSubmit` hook is `controlledHook(decide)` (beside `hooks`), the
+ * hook attached to the agent's recording.
+ */
+const hooked = (
+  script: readonly ScriptedReply[],
+  decide: (text: string, agent: Agent) => unknown,
+  hooks: Omit<AgentHooks<Agent>, 'promptSubmit'> = {},
+) => {
+  const h = controlledHook(decide)
+  const ctx = setup(script, { hooks: { promptSubmit: h.hook, ...hooks } })
+  h.attach(ctx.rec)
+  return { ...ctx, h }
+}
+
+/** A `promptSubmit` hook that answers the prompt `x` with `decide()` and allows any other. */
+const decideX =
+  (decide: () => PromptDecision) =>
+  ({ content }: { content: readonly ContentBlock[] }): PromptDecision | undefined =>
+    textOf(content) === 'x' ? decide() : undefined
+
 const userMessages = (events: readonly SessionEvent[]) =>
   events.flatMap((e) => (e.type === 'user/message' ? [e.data] : []))
 
 describe('R10: claim', () => {
   it('R10: the claim opens the window, publishes running, then dequeue, and only then starts promptSubmit', async () => {
     const seen: [string, boolean][] = []
-    const h = controlledHook(() => undefined)
-    const { agent, rec } = setup(['ok'], { hooks: { promptSubmit: h.hook } })
-    h.attach(rec)
+    const { agent, rec, h } = hooked(['ok'], () => undefined)
     agent.events$.subscribe((e) => {
       if (e.type === 'agent/status' && e.status === 'running') seen.push(['running', agent.acceptsNextStep])
     })
@@ -55,9 +83,7 @@ describe('R10: claim', () => {
   })
 
   it('R10: calls made by dequeue subscribers are processed before the hook starts', async () => {
-    const h = controlledHook(() => undefined)
-    const { agent, rec } = setup(['ok'], { hooks: { promptSubmit: h.hook } })
-    h.attach(rec)
+    const { agent, rec } = hooked(['ok'], () => undefined)
     agent.events$.subscribe((e) => {
       if (e.type === 'agent/inbox/dequeue' && textOf(e.message.content) === 'a') agent.inject('from-dequeue')
     })
@@ -71,10 +97,7 @@ describe('R10: claim', () => {
       'user(a)',
       'user(from-dequeue)',
       'step/start(1.1)',
-      'assistant(ok)',
-      'step/end(1.1)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
+      ...answered('ok'),
       'idle',
     ])
   })
@@ -82,15 +105,13 @@ describe('R10: claim', () => {
 
 describe('R11: admission', () => {
   it('R11: promptSubmit runs once per claimed item, never for steering or context', async () => {
-    const h = controlledHook((text, agent) => {
+    const { agent, h } = hooked(['1', '2', '3'], (text, a) => {
       if (text === 'a') {
-        agent.steer('s')
-        agent.inject('c')
+        a.steer('s')
+        a.inject('c')
       }
       return undefined
     })
-    const { agent, rec } = setup(['1', '2', '3'], { hooks: { promptSubmit: h.hook } })
-    h.attach(rec)
     agent.followup('a')
     agent.followup('b')
     await agent.whenIdle()
@@ -152,9 +173,7 @@ describe('R11: admission', () => {
 
   it('R11: input sent while the hook runs obeys R4 with the window open', async () => {
     const decision = deferred<PromptDecision>()
-    const h = controlledHook(() => decision.promise)
-    const { agent, rec } = setup(['ok', 'ok2'], { hooks: { promptSubmit: h.hook } })
-    h.attach(rec)
+    const { agent, rec, h } = hooked(['ok', 'ok2'], () => decision.promise)
     const started = h.started()
     agent.followup('a')
     await started
@@ -183,17 +202,16 @@ describe('R12: allowed admission write order', () => {
   it('R12: inherited prefix, rewritten prompt, additional contexts, then admission-time input, then step 1', async () => {
     const blockDecision = deferred<PromptDecision>()
     const goDecision = deferred<PromptDecision>()
-    const h = controlledHook((text) => (text === 'blocked' ? blockDecision.promise : goDecision.promise))
     const stepViews: string[][] = []
-    const { agent, model, rec } = setup(['ok'], {
-      hooks: {
-        promptSubmit: h.hook,
+    const { agent, model, rec, h } = hooked(
+      ['ok'],
+      (text) => (text === 'blocked' ? blockDecision.promise : goDecision.promise),
+      {
         step: ({ agent: a, step }) => {
           if (step === 1) stepViews.push(texts(a.session.messages()))
         },
       },
-    })
-    h.attach(rec)
+    )
 
     // A rejected admission with steering staged: the whole outbox stays for the next admission.
     let started = h.started()
@@ -242,10 +260,7 @@ describe('R12: allowed admission write order', () => {
       'dequeue(s1)',
       'steering(s1)',
       'step/start(1.1)',
-      'assistant(ok)',
-      'step/end(1.1)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
+      ...answered('ok'),
       'idle',
     ])
     const order = ['s0', 'c0', 'GO!', 'ctx-a', 'ctx-b', 'c1', 's1']
@@ -342,8 +357,7 @@ describe('R13: rejected admission', () => {
 
   it('R13: with no steering staged, contexts are appended at once, outside any turn, in order', async () => {
     const decision = deferred<PromptDecision>()
-    const h = controlledHook(() => decision.promise)
-    const { agent, rec } = setup([], { hooks: { promptSubmit: h.hook } })
+    const { agent, rec, h } = hooked([], () => decision.promise)
     const started = h.started()
     const id = agent.followup('x')
     await started
@@ -358,8 +372,7 @@ describe('R13: rejected admission', () => {
 
   it('R13: contexts are appended after the agent/error of a failed hook', async () => {
     const decision = deferred<PromptDecision>()
-    const h = controlledHook(() => decision.promise)
-    const { agent, rec } = setup([], { hooks: { promptSubmit: h.hook } })
+    const { agent, rec, h } = hooked([], () => decision.promise)
     const started = h.started()
     agent.followup('x')
     await started
@@ -371,8 +384,7 @@ describe('R13: rejected admission', () => {
 
   it('R13: with steering staged, the whole outbox stays and becomes the next admitted turn’s inherited prefix', async () => {
     const decision = deferred<PromptDecision>()
-    const h = controlledHook((text) => (text === 'x' ? decision.promise : undefined))
-    const { agent, rec } = setup(['ok'], { hooks: { promptSubmit: h.hook } })
+    const { agent, rec, h } = hooked(['ok'], (text) => (text === 'x' ? decision.promise : undefined))
     const started = h.started()
     agent.followup('x')
     await started
@@ -396,20 +408,14 @@ describe('R13: rejected admission', () => {
       'user(c2)',
       'user(y)',
       'step/start(1.1)',
-      'assistant(ok)',
-      'step/end(1.1)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
+      ...answered('ok'),
       'idle',
     ])
   })
 
   it('R13: after a rejection the driver claims the next waking item with no idle between', async () => {
     const { agent, rec } = setup(['ok'], {
-      hooks: {
-        promptSubmit: ({ content }) =>
-          textOf(content) === 'x' ? { kind: 'block', reason: 'no' } : undefined,
-      },
+      hooks: { promptSubmit: decideX(() => ({ kind: 'block', reason: 'no' })) },
     })
     agent.followup('x')
     agent.followup('y')
@@ -425,8 +431,7 @@ describe('R13: rejected admission', () => {
 
   it('R13: cancel during admission rejects it: the hook signal aborts, nothing of the prompt is written', async () => {
     const decision = deferred<PromptDecision>()
-    const h = controlledHook(() => decision.promise)
-    const { agent, rec } = setup(['ok'], { hooks: { promptSubmit: h.hook } })
+    const { agent, rec, h } = hooked(['ok'], () => decision.promise)
     const started = h.started()
     agent.followup('x')
     await started
@@ -443,55 +448,49 @@ describe('R13: rejected admission', () => {
 })
 
 describe('R13b: the next move after a rejected admission is scheduled', () => {
-  it('R13b: a followup from the dequeue subscriber of a blocked claim runs next, with no idle between', async () => {
-    const { agent, rec } = setup(['ok'], {
-      hooks: {
-        promptSubmit: ({ content }) =>
-          textOf(content) === 'x' ? { kind: 'block', reason: 'no' } : undefined,
+  /** The subscriber and the admission (for the name), how `x` is refused, what sends `y`, and the labels between. */
+  const refusals: [string, string, () => PromptDecision, (e: AgentEvent) => boolean, string[]][] = [
+    [
+      'dequeue',
+      'blocked claim',
+      () => ({ kind: 'block', reason: 'no' }),
+      (e) => e.type === 'agent/inbox/dequeue' && textOf(e.message.content) === 'x',
+      [],
+    ],
+    [
+      'agent/error',
+      'failed admission',
+      () => {
+        throw new Error('boom')
       },
-    })
-    agent.events$.subscribe((e) => {
-      if (e.type === 'agent/inbox/dequeue' && textOf(e.message.content) === 'x') agent.followup('y')
-    })
-    agent.followup('x')
-    await agent.whenIdle()
-    expect(rec.log).toEqual([
-      'enqueue(x,queued)',
-      'running',
-      'dequeue(x)',
-      'enqueue(y,queued)',
-      ...oneTurn('y', 'ok', 1).slice(1),
-    ])
-  })
-
-  it('R13b: a followup from the agent/error subscriber of a failed admission runs next, with no idle between', async () => {
-    const { agent, rec } = setup(['ok'], {
-      hooks: {
-        promptSubmit: ({ content }) => {
-          if (textOf(content) === 'x') throw new Error('boom')
-        },
-      },
-    })
-    agent.events$.subscribe((e) => {
-      if (e.type === 'agent/error') agent.followup('y')
-    })
-    agent.followup('x')
-    await agent.whenIdle()
-    expect(rec.log).toEqual([
-      'enqueue(x,queued)',
-      'running',
-      'dequeue(x)',
-      'error(1.0)',
-      'enqueue(y,queued)',
-      ...oneTurn('y', 'ok', 1).slice(1),
-    ])
-  })
+      (e) => e.type === 'agent/error',
+      ['error(1.0)'],
+    ],
+  ]
+  it.each(refusals)(
+    'R13b: a followup from the %s subscriber of a %s runs next, with no idle between',
+    async (_subscriber, _admission, refuse, sends, between) => {
+      const { agent, rec } = setup(['ok'], { hooks: { promptSubmit: decideX(refuse) } })
+      agent.events$.subscribe((e) => {
+        if (sends(e)) agent.followup('y')
+      })
+      agent.followup('x')
+      await agent.whenIdle()
+      expect(rec.log).toEqual([
+        'enqueue(x,queued)',
+        'running',
+        'dequeue(x)',
+        ...between,
+        'enqueue(y,queued)',
+        ...oneTurn('y', 'ok', 1).slice(1),
+      ])
+    },
+  )
 })
 
 describe('R14: cancel before the hook runs', () => {
   it('R14: a cancel from a running subscriber stops the claim before the hook starts', async () => {
-    const h = controlledHook(() => undefined)
-    const { agent, rec } = setup(['ok'], { hooks: { promptSubmit: h.hook } })
+    const { agent, rec, h } = hooked(['ok'], () => undefined)
     agent.events$.subscribe((e) => {
       if (e.type === 'agent/status' && e.status === 'running') agent.cancel({ kind: 'user' })
     })
@@ -503,8 +502,7 @@ describe('R14: cancel before the hook runs', () => {
   })
 
   it('R14: a cancel from a dequeue subscriber stops the claim before the hook starts', async () => {
-    const h = controlledHook(() => undefined)
-    const { agent, rec } = setup(['ok'], { hooks: { promptSubmit: h.hook } })
+    const { agent, rec, h } = hooked(['ok'], () => undefined)
     agent.events$.subscribe((e) => {
       if (e.type === 'agent/inbox/dequeue') agent.cancel({ kind: 'user' })
     })

@@ -1,7 +1,8 @@
 import { NEVER, type Observable } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import type { Agent, ModelEvent, ModelRequest } from '../src/index.js'
-import { gate, oneTurn, PARKED, setup } from './support.js'
+import { aborted, answered, oneTurn, opening } from './support/labels.js'
+import { gate, PARKED, setup } from './support.js'
 
 /** A model reply that never answers, and runs `onAbort` from its request's abort listener. */
 const hangWith =
@@ -21,15 +22,6 @@ const running = async (
   await ctx.rec.when('step/start(1.1)')
   return ctx
 }
-
-const TURN1_OPEN = [
-  'enqueue(a,queued)',
-  'running',
-  'dequeue(a)',
-  'turn/start(1)',
-  'user(a)',
-  'step/start(1.1)',
-]
 
 describe('R25: cancel', () => {
   it('R25: with nothing active or pending, cancel does nothing at all', async () => {
@@ -75,7 +67,7 @@ describe('R25: cancel', () => {
     ])
     await agent.whenIdle()
     expect(rec.log).toEqual([
-      ...TURN1_OPEN,
+      ...opening('a'),
       'enqueue(s,steering)',
       'enqueue(q,queued)',
       'cancel(user)',
@@ -136,13 +128,7 @@ describe('R25: cancel', () => {
     g.release('too late')
     await agent.whenIdle()
     expect(rec.log).not.toContain('assistant(too late)')
-    expect(rec.log.slice(6)).toEqual([
-      'cancel(user)',
-      'step/end(1.1)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
-      'idle',
-    ])
+    expect(rec.log.slice(6)).toEqual(['cancel(user)', ...aborted(), 'idle'])
   })
 
   it('R25: a cancel in the same stack as a followup discards it before the wake; no turn runs', async () => {
@@ -194,7 +180,7 @@ describe('R25: cancel', () => {
     agent.followup('a')
     await agent.whenIdle()
     expect(rec.log).toEqual([
-      ...TURN1_OPEN,
+      ...opening('a'),
       'step/end(1.1)',
       'cancel(user)',
       'turn/end(1,aborted)',
@@ -229,13 +215,11 @@ describe('R26: keepInbox', () => {
     agent.cancel({ kind: 'user' }, { keepInbox: true })
     await agent.whenIdle()
     expect(rec.log).toEqual([
-      ...TURN1_OPEN,
+      ...opening('a'),
       'enqueue(s,steering)',
       'enqueue(q,queued)',
       'cancel(user)',
-      'step/end(1.1)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
+      ...aborted(),
       'dequeue(q)',
       'turn/start(2)',
       'dequeue(s)',
@@ -243,10 +227,7 @@ describe('R26: keepInbox', () => {
       'user(ctx)',
       'user(q)',
       'step/start(2.1)',
-      'assistant(ok)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
+      ...answered('ok', 2),
       'idle',
     ])
   })
@@ -259,14 +240,7 @@ describe('R26: keepInbox', () => {
     agent.inject('ctx')
     agent.cancel({ kind: 'user' }, { keepInbox: true })
     await agent.whenIdle()
-    expect(rec.log.slice(6)).toEqual([
-      'cancel(user)',
-      'step/end(1.1)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
-      'user(ctx)',
-      'idle',
-    ])
+    expect(rec.log.slice(6)).toEqual(['cancel(user)', ...aborted(), 'user(ctx)', 'idle'])
     agent.inject('later')
     expect(rec.log.slice(12)).toEqual(['user(later)'])
   })
@@ -284,9 +258,7 @@ describe('R27: work accepted after the clear survives', () => {
       'cancel(user)',
       'enqueue(from-subscriber,queued)',
       'discard(from-subscriber)',
-      'step/end(1.1)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
+      ...aborted(),
       'idle',
     ])
   })
@@ -300,12 +272,10 @@ describe('R27: work accepted after the clear survives', () => {
     agent.cancel({ kind: 'user' })
     await agent.whenIdle()
     expect(rec.log).toEqual([
-      ...TURN1_OPEN,
+      ...opening('a'),
       'cancel(user)',
       'enqueue(from-listener,queued)',
-      'step/end(1.1)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
+      ...aborted(),
       ...oneTurn('from-listener', 'ok', 2).slice(1),
     ])
   })
@@ -342,12 +312,10 @@ describe('R27: work accepted after the clear survives', () => {
     agent.followup('later')
     await agent.whenIdle()
     expect(rec.log).toEqual([
-      ...TURN1_OPEN,
+      ...opening('a'),
       'cancel(user)',
       'enqueue(later,queued)',
-      'step/end(1.1)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
+      ...aborted(),
       ...oneTurn('later', 'ok', 2).slice(1),
     ])
   })
@@ -360,11 +328,9 @@ describe('R27: work accepted after the clear survives', () => {
     agent.cancel({ kind: 'user' })
     await agent.whenIdle()
     expect(rec.log).toEqual([
-      ...TURN1_OPEN,
+      ...opening('a'),
       'cancel(user)',
-      'step/end(1.1)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
+      ...aborted(),
       'enqueue(next,queued)',
       ...oneTurn('next', 'ok', 2).slice(1),
     ])
@@ -392,7 +358,7 @@ describe('R13c: leftover steering', () => {
     g.fail(new Error('network down'))
     await agent.whenIdle()
     expect(rec.log).toEqual([
-      ...TURN1_OPEN,
+      ...opening('a'),
       'enqueue(s,steering)',
       'step/end(1.1)',
       'error(1.1)',
@@ -412,10 +378,7 @@ describe('R13c: leftover steering', () => {
       'user(c)',
       'user(b)',
       'step/start(2.1)',
-      'assistant(ok)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
+      ...answered('ok', 2),
       'idle',
     ])
   })
@@ -447,10 +410,7 @@ describe('R13c: leftover steering', () => {
       'dequeue(s)',
       'steering(s)',
       'step/start(2.1)',
-      'assistant(ok)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
+      ...answered('ok', 2),
       'idle',
     ])
   })

@@ -30,22 +30,39 @@ import {
   type SessionEventOf,
 } from '../src/index.js'
 import { type ScriptedReply, scriptedModel } from '../src/testing.js'
-import { gate, record } from './support.js'
+import { aborted, answered, oneTurn, opening } from './support/labels.js'
+import { gate, setup as setupAgent } from './support.js'
 
 /** Short continuation prompts, so labels stay readable: `go 1`, `go 2`, … */
 const GO: GoalControllerOptions = { continuation: (_goal, round) => `go ${round}` }
 
+/** An agent on a scripted model, recorded from its creation, with a goal controller. */
 const setup = (
   script: readonly ScriptedReply[] = [],
   goalOptions: GoalControllerOptions = GO,
   options: Omit<AgentOptions, 'model'> = {},
 ) => {
-  const model = scriptedModel(script)
-  const agent = createAgent({ ...options, model })
-  const rec = record(agent)
-  const goals = createGoalController(agent, goalOptions)
-  return { agent, model, rec, goals }
+  const ctx = setupAgent(script, options)
+  return { ...ctx, goals: createGoalController(ctx.agent, goalOptions) }
 }
+
+/** `setup` with a goal `o` of `maxRounds` rounds created; resolves once the step of round 1 is open. */
+const inRound1 = async (
+  script: readonly ScriptedReply[],
+  maxRounds: number,
+  options: Omit<AgentOptions, 'model'> = {},
+) => {
+  const ctx = setup(script, GO, options)
+  const goal = ctx.goals.create({ objective: 'o', maxRounds })
+  await ctx.rec.when('step/start(1.1)')
+  return { ...ctx, goal }
+}
+
+/** A waking prompt from a plugin: not a human prompt, so continuations need not wait for it. */
+const PLUGIN_PROMPT = {
+  content: [{ type: 'text', text: 'plugin' }],
+  source: { kind: 'plugin', plugin: 'p' },
+} as const
 
 /** The label of the round-0 message that carries `change`. */
 const changed = (change: GoalChange) => `user(${renderGoalChange(change)})`
@@ -95,16 +112,16 @@ const expectRefused = (
 }
 
 /** The labels of one completed turn `turn` for prompt `prompt` answered `answer` (no status). */
-const turn = (n: number, prompt: string, answer: string) => [
-  `dequeue(${prompt})`,
-  `turn/start(${n})`,
-  `user(${prompt})`,
-  `step/start(${n}.1)`,
-  `assistant(${answer})`,
-  `step/end(${n}.1)`,
-  `turn/end(${n},completed)`,
-  `settled(${n},completed)`,
-]
+const turn = (n: number, prompt: string, answer: string) => oneTurn(prompt, answer, n).slice(1, -1)
+
+/** The labels of `log` from `entry` on. */
+const fromLabel = (log: readonly string[], entry: string) => log.slice(log.indexOf(entry))
+
+/** The texts of the prompts in `events`: user messages other than round-0 goal changes. */
+const prompts = (events: readonly SessionEvent[]) =>
+  userMessages(events)
+    .filter((e) => !(e.data.source.kind === 'goal' && e.data.source.round === 0))
+    .map((e) => (e.data.content[0] as { text: string }).text)
 
 describe('goal mutations (R32)', () => {
   it('R32: each mutation is one round-0 inject with canonical content; revisions go +1', async () => {
@@ -325,26 +342,16 @@ describe('continuation rounds (R32)', () => {
 describe('human prompts go before continuations (R32)', () => {
   it('R32: a human followup sent while a round runs goes before the next continuation', async () => {
     const g1 = gate()
-    const { agent, goals, rec } = setup([g1.reply, 'h', 'a2'])
-    const g = goals.create({ objective: 'o', maxRounds: 2 })
-    await rec.when('step/start(1.1)')
+    const { agent, goals, rec, goal: g } = await inRound1([g1.reply, 'h', 'a2'], 2)
     agent.followup('human')
     g1.release('a1')
     await agent.whenIdle()
     const capped = goalSources(rec.durable).at(-1)?.change as GoalState
     expect(rec.log).toEqual([
       changed(g),
-      'enqueue(go 1,queued)',
-      'running',
-      'dequeue(go 1)',
-      'turn/start(1)',
-      'user(go 1)',
-      'step/start(1.1)',
+      ...opening('go 1'),
       'enqueue(human,queued)',
-      'assistant(a1)',
-      'step/end(1.1)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
+      ...answered('a1'),
       ...turn(2, 'human', 'h'),
       'enqueue(go 2,queued)',
       ...turn(3, 'go 2', 'a2'),
@@ -399,26 +406,19 @@ describe('human prompts go before continuations (R32)', () => {
 
   it('R32: several human followups all run before the next continuation', async () => {
     const g1 = gate()
-    const { agent, goals, rec } = setup([g1.reply, 'h1', 'h2', 'a2'])
-    goals.create({ objective: 'o', maxRounds: 2 })
-    await rec.when('step/start(1.1)')
+    const { agent, goals, rec } = await inRound1([g1.reply, 'h1', 'h2', 'a2'], 2)
     agent.followup('human 1')
     agent.followup('human 2')
     g1.release('a1')
     await agent.whenIdle()
-    const prompts = userMessages(rec.durable)
-      .filter((e) => !(e.data.source.kind === 'goal' && e.data.source.round === 0))
-      .map((e) => (e.data.content[0] as { text: string }).text)
-    expect(prompts).toEqual(['go 1', 'human 1', 'human 2', 'go 2'])
+    expect(prompts(rec.durable)).toEqual(['go 1', 'human 1', 'human 2', 'go 2'])
     expectViewIsFold(goals, agent)
   })
 
   it('R32: a non-human followup does not hold continuations back', async () => {
     const g1 = gate()
-    const { agent, goals, rec } = setup([g1.reply, 'p', 'a2'])
-    goals.create({ objective: 'o', maxRounds: 2 })
-    await rec.when('step/start(1.1)')
-    agent.followup({ content: [{ type: 'text', text: 'plugin' }], source: { kind: 'plugin', plugin: 'p' } })
+    const { agent, goals, rec } = await inRound1([g1.reply, 'p', 'a2'], 2)
+    agent.followup(PLUGIN_PROMPT)
     g1.release('a1')
     await agent.whenIdle()
     // The continuation is queued behind the plugin prompt at once (FIFO), not held back.
@@ -433,23 +433,18 @@ describe('human prompts go before continuations (R32)', () => {
   })
   it('R8/R32: a parked human prompt does not stall the goal: it is claimed first, then the rounds go on', async () => {
     const g1 = gate()
-    const { agent, goals, rec } = setup([g1.reply, 'h', 'a2'])
-    goals.create({ objective: 'o', maxRounds: 2 })
-    await rec.when('step/start(1.1)')
+    const { agent, goals, rec } = await inRound1([g1.reply, 'h', 'a2'], 2)
     agent.send('parked human', { target: 'next-turn', wakeup: false })
     g1.release('a1')
     await agent.whenIdle()
-    const prompts = userMessages(rec.durable)
-      .filter((e) => !(e.data.source.kind === 'goal' && e.data.source.round === 0))
-      .map((e) => (e.data.content[0] as { text: string }).text)
-    expect(prompts).toEqual(['go 1', 'parked human', 'go 2'])
+    expect(prompts(rec.durable)).toEqual(['go 1', 'parked human', 'go 2'])
     expect(goals.view()).toMatchObject({ goal: { phase: 'blocked' }, rounds: 2 })
     expectViewIsFold(goals, agent)
   })
 
   it('R13/R32: a human prompt that the user hook blocks does not stall the goal', async () => {
     const g1 = gate()
-    const { agent, goals, rec } = setup([g1.reply, 'a2'], GO, {
+    const { agent, goals, rec } = await inRound1([g1.reply, 'a2'], 2, {
       hooks: {
         promptSubmit: ({ content }) =>
           content[0]?.type === 'text' && content[0].text === 'spam'
@@ -457,8 +452,6 @@ describe('human prompts go before continuations (R32)', () => {
             : { kind: 'allow' },
       },
     })
-    goals.create({ objective: 'o', maxRounds: 2 })
-    await rec.when('step/start(1.1)')
     agent.followup('spam')
     g1.release('a1')
     await agent.whenIdle()
@@ -476,17 +469,13 @@ describe('human prompts go before continuations (R32)', () => {
 
 describe('cancel, pause and staged changes (R32, V1)', () => {
   it('R32: a user cancel during a continuation disarms: no further rounds, not even after a human turn', async () => {
-    const { agent, goals, rec, model } = setup([{ hang: true }, 'h'])
-    const g = goals.create({ objective: 'o', maxRounds: 3 })
-    await rec.when('step/start(1.1)')
+    const { agent, goals, rec, model, goal: g } = await inRound1([{ hang: true }, 'h'], 3)
     agent.cancel({ kind: 'user' })
     await agent.whenIdle()
-    expect(rec.log.slice(rec.log.indexOf('step/start(1.1)'))).toEqual([
+    expect(fromLabel(rec.log, 'step/start(1.1)')).toEqual([
       'step/start(1.1)',
       'cancel(user)',
-      'step/end(1.1)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
+      ...aborted(),
       'idle',
     ])
     expect(goals.view()).toEqual({ goal: g, rounds: 1 })
@@ -501,22 +490,18 @@ describe('cancel, pause and staged changes (R32, V1)', () => {
 
   it('R32: a user cancel with keepInbox disarms; a queued continuation is blocked at admission', async () => {
     const g1 = gate()
-    const { agent, goals, rec, model } = setup([g1.reply, { hang: true }])
-    goals.create({ objective: 'o', maxRounds: 3 })
-    await rec.when('step/start(1.1)')
+    const { agent, goals, rec, model } = await inRound1([g1.reply, { hang: true }], 3)
     // A waking non-human prompt, so that round 2 is queued behind it while it runs.
-    agent.followup({ content: [{ type: 'text', text: 'plugin' }], source: { kind: 'plugin', plugin: 'p' } })
+    agent.followup(PLUGIN_PROMPT)
     g1.release('a1')
     await rec.when('step/start(2.1)')
     expect(rec.log).toContain('enqueue(go 2,queued)')
     agent.cancel({ kind: 'user' }, { keepInbox: true })
     await agent.whenIdle()
-    expect(rec.log.slice(rec.log.indexOf('step/start(2.1)'))).toEqual([
+    expect(fromLabel(rec.log, 'step/start(2.1)')).toEqual([
       'step/start(2.1)',
       'cancel(user)',
-      'step/end(2.1)',
-      'turn/end(2,aborted)',
-      'settled(2,aborted)',
+      ...aborted(2),
       'dequeue(go 2)',
       'idle',
     ])
@@ -528,10 +513,8 @@ describe('cancel, pause and staged changes (R32, V1)', () => {
   it('R32: pause while a continuation is queued: the change is staged at once and the continuation is blocked', async () => {
     const g1 = gate()
     const g2 = gate()
-    const { agent, goals, rec, model } = setup([g1.reply, g2.reply])
-    const g = goals.create({ objective: 'o', maxRounds: 3 })
-    await rec.when('step/start(1.1)')
-    agent.followup({ content: [{ type: 'text', text: 'plugin' }], source: { kind: 'plugin', plugin: 'p' } })
+    const { agent, goals, rec, model, goal: g } = await inRound1([g1.reply, g2.reply], 3)
+    agent.followup(PLUGIN_PROMPT)
     g1.release('a1')
     await rec.when('step/start(2.1)')
     expect(rec.log).toContain('enqueue(go 2,queued)')
@@ -544,7 +527,7 @@ describe('cancel, pause and staged changes (R32, V1)', () => {
     expect(foldGoal(agent.session.events)).toEqual({ goal: g, rounds: 1 })
     g2.release('p')
     await agent.whenIdle()
-    expect(rec.log.slice(rec.log.indexOf('step/start(2.1)'))).toEqual([
+    expect(fromLabel(rec.log, 'step/start(2.1)')).toEqual([
       'step/start(2.1)',
       'assistant(p)',
       changed(paused),
@@ -594,13 +577,11 @@ describe('cancel, pause and staged changes (R32, V1)', () => {
   })
 
   it('V1: a cancel while a goal change is staged keeps it (appended after turn/end); view equals fold', async () => {
-    const { agent, goals, rec } = setup([{ hang: true }])
-    const g = goals.create({ objective: 'o', maxRounds: 3 })
-    await rec.when('step/start(1.1)')
+    const { agent, goals, rec, goal: g } = await inRound1([{ hang: true }], 3)
     const edited = goals.edit({ objective: 'p' })
     agent.cancel({ kind: 'user' })
     await agent.whenIdle()
-    expect(rec.log.slice(rec.log.indexOf('step/start(1.1)'))).toEqual([
+    expect(fromLabel(rec.log, 'step/start(1.1)')).toEqual([
       'step/start(1.1)',
       'cancel(user)',
       'step/end(1.1)',
@@ -623,7 +604,7 @@ describe('cancel, pause and staged changes (R32, V1)', () => {
     const paused = goals.pause()
     agent.cancel({ kind: 'user' })
     await agent.whenIdle()
-    expect(rec.log.slice(rec.log.indexOf('dequeue(go 1)'))).toEqual([
+    expect(fromLabel(rec.log, 'dequeue(go 1)')).toEqual([
       'dequeue(go 1)',
       'cancel(user)',
       changed(paused),
@@ -634,9 +615,7 @@ describe('cancel, pause and staged changes (R32, V1)', () => {
   })
 
   it('R26/R34: a cancel with keepInbox while a goal change is staged, with nothing queued: at rest view equals fold', async () => {
-    const { agent, goals, rec } = setup([{ hang: true }])
-    goals.create({ objective: 'o', maxRounds: 3 })
-    await rec.when('step/start(1.1)')
+    const { agent, goals } = await inRound1([{ hang: true }], 3)
     const paused = goals.pause()
     agent.cancel({ kind: 'user' }, { keepInbox: true })
     await agent.whenIdle()
@@ -645,9 +624,7 @@ describe('cancel, pause and staged changes (R32, V1)', () => {
   })
 
   it('R26/R32: after a keepInbox cancel with a staged change, later changes keep the transcript revisions in order', async () => {
-    const { agent, goals, rec } = setup([{ hang: true }, 'a', 'b', 'c', 'd'])
-    goals.create({ objective: 'o', maxRounds: 3 })
-    await rec.when('step/start(1.1)')
+    const { agent, goals } = await inRound1([{ hang: true }, 'a', 'b', 'c', 'd'], 3)
     goals.pause()
     agent.cancel({ kind: 'user' }, { keepInbox: true })
     await agent.whenIdle()
@@ -790,9 +767,7 @@ describe('resume from a file store (R37)', () => {
   it('R37: a new agent and controller on the same file see the same goal; resume() continues its rounds', async () => {
     const path = join(dir, 'session.jsonl')
     const g2 = gate()
-    const first = createAgent({ model: scriptedModel(['a1', g2.reply]), store: fileStore(path) })
-    const rec1 = record(first)
-    const goals1 = createGoalController(first, GO)
+    const { agent: first, rec: rec1, goals: goals1 } = setup(['a1', g2.reply], GO, { store: fileStore(path) })
     const g = goals1.create({ objective: 'o', maxRounds: 3 })
     await rec1.when('step/start(2.1)')
     goals1.pause()
@@ -803,10 +778,7 @@ describe('resume from a file store (R37)', () => {
     expectViewIsFold(goals1, first)
     await first.dispose()
 
-    const model = scriptedModel(['a3'])
-    const second = createAgent({ model, store: fileStore(path) })
-    const rec2 = record(second)
-    const goals2 = createGoalController(second, GO)
+    const { agent: second, model, rec: rec2, goals: goals2 } = setup(['a3'], GO, { store: fileStore(path) })
     expect(goals2.view()).toEqual(before)
     expectViewIsFold(goals2, second)
     goals2.resume()
@@ -828,9 +800,11 @@ describe('resume from a file store (R37)', () => {
 
   it('R37: an active goal resumed from the store continues after the next completed turn', async () => {
     const path = join(dir, 'session.jsonl')
-    const first = createAgent({ model: scriptedModel(['a1', { hang: true }]), store: fileStore(path) })
-    const rec1 = record(first)
-    const goals1 = createGoalController(first, GO)
+    const {
+      agent: first,
+      rec: rec1,
+      goals: goals1,
+    } = setup(['a1', { hang: true }], GO, { store: fileStore(path) })
     const g = goals1.create({ objective: 'o', maxRounds: 3 })
     await rec1.when('step/start(2.1)')
     first.cancel({ kind: 'user' })
@@ -839,10 +813,7 @@ describe('resume from a file store (R37)', () => {
     expect(before).toEqual({ goal: g, rounds: 2 })
     await first.dispose()
 
-    const model = scriptedModel(['h', 'a3'])
-    const second = createAgent({ model, store: fileStore(path) })
-    const rec2 = record(second)
-    const goals2 = createGoalController(second, GO)
+    const { agent: second, rec: rec2, goals: goals2 } = setup(['h', 'a3'], GO, { store: fileStore(path) })
     expect(goals2.view()).toEqual(before)
     second.followup('human')
     await second.whenIdle()

@@ -5,42 +5,23 @@
 import { asapScheduler, config, NEVER, Observable, throwError } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { afterEach, describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import {
   type Agent,
   type AgentEvent,
   type AgentHooks,
-  type AgentOptions,
   createAgent,
   defineTool,
   type SessionEvent,
 } from '../src/index.js'
-import { label, type ScriptedReply, scriptedModel } from '../src/testing.js'
-
-/** An agent on a scripted model whose live and durable events are recorded as one list of labels. */
-const run = (
-  script: readonly ScriptedReply[],
-  options: Omit<AgentOptions, 'model'> = {},
-  log: string[] = [],
-) => {
-  const model = scriptedModel(script)
-  const agent = createAgent({ scheduler: asapScheduler, ...options, model })
-  const live: AgentEvent[] = []
-  const durable: SessionEvent[] = []
-  agent.events$.subscribe((e) => {
-    live.push(e)
-    if (e.type !== 'agent/stream/delta') log.push(label(e))
-  })
-  agent.transcript$.subscribe((e) => {
-    durable.push(e)
-    log.push(label(e))
-  })
-  return { agent, model, log, live, durable }
-}
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+import { label, scriptedModel } from '../src/testing.js'
+import { answered, oneTurn, opening } from './support/labels.js'
+import { noArgs } from './support/tools.js'
+import { deferred, delay, record, run } from './support.js'
 
 const hookError = new Error('hook exploded')
+
+/** A tool that answers `ok`, for a turn with a second step. */
+const echo = defineTool({ name: 'echo', description: '', parameters: noArgs, execute: () => 'ok' })
 
 /** Ways a hook can fail, each failing with `hookError`. */
 const failures: [string, () => unknown][] = [
@@ -119,15 +100,7 @@ describe('R23: a failing step hook ends the turn, not the agent', () => {
         'error(1.1)',
         'turn/end(1,error)',
         'settled(1,error)',
-        'dequeue(next)',
-        'turn/start(2)',
-        'user(next)',
-        'step/start(2.1)',
-        'assistant(second answer)',
-        'step/end(2.1)',
-        'turn/end(2,completed)',
-        'settled(2,completed)',
-        'idle',
+        ...oneTurn('next', 'second answer', 2).slice(1),
       ])
       expectFailurePayloads(live, durable, 1, 1)
       // The failed turn never reached the model.
@@ -144,7 +117,6 @@ describe('R23: a failing step hook ends the turn, not the agent', () => {
   )
 
   it('R23: a step hook failing before step 2 ends the turn with step 2; step 1 stays recorded', async () => {
-    const echo = defineTool({ name: 'echo', description: '', parameters: z.object({}), execute: () => 'ok' })
     const hooks: AgentHooks<Agent> = {
       step: ({ step }) => {
         if (step === 2) throw hookError
@@ -157,12 +129,7 @@ describe('R23: a failing step hook ends the turn, not the agent', () => {
     agent.followup('go')
     await agent.whenIdle()
     expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
+      ...opening('go'),
       'assistant(echo())',
       'tool/call(echo)',
       'tool/result(call-1)',
@@ -236,10 +203,7 @@ describe('R23: a failing step hook ends the turn, not the agent', () => {
       'steering(s)',
       'user(next)',
       'step/start(2.1)',
-      'assistant(fine)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
+      ...answered('fine', 2),
       'idle',
     ])
     expect(model.requests[0]?.messages.map((m) => m.content[0])).toEqual([
@@ -279,15 +243,7 @@ describe('R23: a failing turnStopping hook', () => {
         'error(1.1)',
         'turn/end(1,error)',
         'settled(1,error)',
-        'dequeue(next)',
-        'turn/start(2)',
-        'user(next)',
-        'step/start(2.1)',
-        'assistant(second answer)',
-        'step/end(2.1)',
-        'turn/end(2,completed)',
-        'settled(2,completed)',
-        'idle',
+        ...oneTurn('next', 'second answer', 2).slice(1),
       ])
       expectFailurePayloads(live, durable, 1, 1)
       expect(calls).toBe(2)
@@ -295,7 +251,6 @@ describe('R23: a failing turnStopping hook', () => {
   )
 
   it('R23: a turnStopping hook failing after a tool step reports the last step', async () => {
-    const echo = defineTool({ name: 'echo', description: '', parameters: z.object({}), execute: () => 'ok' })
     const hooks: AgentHooks<Agent> = {
       turnStopping: () => {
         throw hookError
@@ -331,20 +286,17 @@ describe('R25: a hook that never completes until cancelled', () => {
   ]
   it.each(hangs)('R25, R23: a step hook returning %s: cancel ends the turn aborted', async (_what, hang) => {
     let signal: AbortSignal | undefined
-    let entered!: () => void
-    const inHook = new Promise<void>((resolve) => {
-      entered = resolve
-    })
+    const inHook = deferred()
     const hooks: AgentHooks<Agent> = {
       step: (args) => {
         signal = args.signal
-        entered()
+        inHook.resolve()
         return hang(args.signal)
       },
     }
     const { agent, model, log, live } = run([], { hooks })
     agent.followup('go')
-    await inHook
+    await inHook.promise
     await delay(2)
     expect(log.at(-1)).toBe('user(go)')
     expect(agent.status).toBe('running')
@@ -368,28 +320,20 @@ describe('R25: a hook that never completes until cancelled', () => {
   })
 
   it('R25: a turnStopping hook that never completes: cancel ends the turn aborted after its step', async () => {
-    let entered!: () => void
-    const inHook = new Promise<void>((resolve) => {
-      entered = resolve
-    })
+    const inHook = deferred()
     const hooks: AgentHooks<Agent> = {
       turnStopping: () => {
-        entered()
+        inHook.resolve()
         return NEVER
       },
     }
     const { agent, log } = run(['answer'], { hooks })
     agent.followup('go')
-    await inHook
+    await inHook.promise
     agent.cancel({ kind: 'parent' })
     await agent.whenIdle()
     expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
+      ...opening('go'),
       'assistant(answer)',
       'step/end(1.1)',
       'cancel(parent)',
@@ -443,10 +387,10 @@ describe('section 3: subscribers that throw', () => {
   })
 
   const scenario = (before: (agent: Agent) => void) => {
-    const echo = defineTool({
+    const echoNote = defineTool({
       name: 'echo',
       description: '',
-      parameters: z.object({}),
+      parameters: noArgs,
       execute: (_args, ctx) => {
         ctx.context('note')
         return 'ok'
@@ -454,16 +398,11 @@ describe('section 3: subscribers that throw', () => {
     })
     const agent = createAgent({
       model: scriptedModel([{ toolCalls: [{ name: 'echo' }] }, 'done', 'second', 'third']),
-      tools: [echo],
+      tools: [echoNote],
       scheduler: asapScheduler,
     })
     before(agent)
-    const log: string[] = []
-    agent.events$.subscribe((e) => {
-      if (e.type !== 'agent/stream/delta') log.push(label(e))
-    })
-    agent.transcript$.subscribe((e) => log.push(label(e)))
-    return { agent, log }
+    return { agent, log: record(agent).log }
   }
 
   const drive = async (agent: Agent) => {

@@ -2,56 +2,34 @@
  * Model request failures and retry through the public API (R23, R24), the model stream contract
  * (events after `finish` are ignored, malformed events fail the request) and usage recording.
  */
-import { asapScheduler, concat, from, Observable, Subject, throwError } from 'rxjs'
+import { concat, from, Observable, Subject, throwError } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import {
   type Agent,
   AgentBusyError,
-  type AgentEvent,
   type AgentHooks,
-  type AgentOptions,
-  createAgent,
   MalformedModelEventError,
   type ModelEvent,
-  type SessionEvent,
 } from '../src/index.js'
-import { label, type ScriptedReply, scriptedModel } from '../src/testing.js'
-
-/** An agent on a scripted model whose live and durable events are recorded as one list of labels. */
-const run = (
-  script: readonly ScriptedReply[],
-  options: Omit<AgentOptions, 'model'> = {},
-  log: string[] = [],
-) => {
-  const model = scriptedModel(script)
-  const agent = createAgent({ scheduler: asapScheduler, ...options, model })
-  const live: AgentEvent[] = []
-  const durable: SessionEvent[] = []
-  agent.events$.subscribe((e) => {
-    live.push(e)
-    if (e.type !== 'agent/stream/delta') log.push(label(e))
-  })
-  agent.transcript$.subscribe((e) => {
-    durable.push(e)
-    log.push(label(e))
-  })
-  return { agent, model, log, live, durable }
-}
+import type { ScriptedReply } from '../src/testing.js'
+import { answered, oneTurn, opening } from './support/labels.js'
+import { delay, run, textOf } from './support.js'
 
 /** A synchronous stream of model events. */
 const events = (...list: ModelEvent[]) => from(list)
 
-const textOf = (content: readonly { readonly type: string; readonly text?: string }[]): string =>
-  content.map((b) => b.text ?? '').join('')
-
 type Seen = { turn: number; step: number; error: unknown; window: boolean; status: string }
 
-/** A requestError hook that notes itself in `log` and what it saw in `seen`; `then` runs inside it. */
-const requestErrorSpy = (
-  log: string[],
-  seen: Seen[],
+/**
+ * `run` with a requestError hook that notes itself in the log and what it saw in `seen`; `then`
+ * runs inside it.
+ */
+const runSpied = (
+  script: readonly ScriptedReply[],
   then: (agent: Agent, calls: number) => void = () => {},
 ) => {
+  const log: string[] = []
+  const seen: Seen[] = []
   const hooks: AgentHooks<Agent> = {
     requestError: ({ agent, turn, step, error }) => {
       log.push(`hook(requestError,${turn}.${step})`)
@@ -59,17 +37,12 @@ const requestErrorSpy = (
       then(agent, seen.length)
     },
   }
-  return hooks
+  return { ...run(script, { hooks }, log), seen }
 }
 
 /** The sequence of an idle followup `go` whose first request fails (R24). */
 const failedTurn = [
-  'enqueue(go,queued)',
-  'running',
-  'dequeue(go)',
-  'turn/start(1)',
-  'user(go)',
-  'step/start(1.1)',
+  ...opening('go'),
   'step/end(1.1)',
   'hook(requestError,1.1)',
   'error(1.1)',
@@ -120,13 +93,7 @@ describe('R24: a failed request', () => {
   it.each(failures)(
     'R24, R23: a request that %s closes the step, runs requestError with the window open, then agent/error, turn/end {error}, settled {error}',
     async (_what, reply, error) => {
-      const log: string[] = []
-      const seen: Seen[] = []
-      const { agent, model, live, durable } = run(
-        [reply(), 'after'],
-        { hooks: requestErrorSpy(log, seen) },
-        log,
-      )
+      const { agent, model, live, durable, log, seen } = runSpied([reply(), 'after'])
       agent.followup('go')
       await agent.whenIdle()
       expect(log).toEqual([...failedTurn, 'settled(1,error)', 'idle'])
@@ -153,13 +120,7 @@ describe('R24: a failed request', () => {
       // The agent keeps serving.
       agent.followup('again')
       await agent.whenIdle()
-      expect(log.slice(-5)).toEqual([
-        'assistant(after)',
-        'step/end(2.1)',
-        'turn/end(2,completed)',
-        'settled(2,completed)',
-        'idle',
-      ])
+      expect(log.slice(-5)).toEqual([...answered('after', 2), 'idle'])
       expect(model.requests[1]?.messages.map((m) => textOf(m.content))).toEqual(['go', 'again'])
     },
   )
@@ -207,13 +168,7 @@ describe('R24: a failed request', () => {
   it.each(malformed)(
     'R24, section 3: a malformed model event (%s) is a request failure',
     async (_what, events) => {
-      const log: string[] = []
-      const seen: Seen[] = []
-      const { agent, durable } = run(
-        [from(events as ModelEvent[])],
-        { hooks: requestErrorSpy(log, seen) },
-        log,
-      )
+      const { agent, durable, log, seen } = runSpied([from(events as ModelEvent[])])
       agent.followup('go')
       await agent.whenIdle()
       expect(log).toEqual([...failedTurn, 'settled(1,error)', 'idle'])
@@ -231,22 +186,11 @@ describe('R24: a failed request', () => {
   )
 
   it('R24: a request failure in a later step closes that step; earlier steps stay recorded', async () => {
-    const log: string[] = []
-    const seen: Seen[] = []
-    const { agent } = run(
-      [{ toolCalls: [{ name: 'missing' }] }, { error: boom }],
-      { hooks: requestErrorSpy(log, seen) },
-      log,
-    )
+    const { agent, log, seen } = runSpied([{ toolCalls: [{ name: 'missing' }] }, { error: boom }])
     agent.followup('go')
     await agent.whenIdle()
     expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
+      ...opening('go'),
       'assistant(missing())',
       'tool/call(missing)',
       'tool/result(call-1,UNKNOWN_TOOL)',
@@ -263,13 +207,10 @@ describe('R24: a failed request', () => {
   })
 
   it('R24, R20: input sent inside requestError obeys the open window (steer is steering, inject is staged context) and is kept for the next turn', async () => {
-    const log: string[] = []
-    const seen: Seen[] = []
-    const hooks = requestErrorSpy(log, seen, (agent) => {
+    const { agent, model, log } = runSpied([{ error: boom }, 'fine'], (agent) => {
       agent.steer('fix it')
       agent.inject('ctx')
     })
-    const { agent, model } = run([{ error: boom }, 'fine'], { hooks }, log)
     agent.followup('go')
     await agent.whenIdle()
     expect(log).toEqual([
@@ -299,20 +240,16 @@ describe('R24: a failed request', () => {
 
 describe('R24: retry', () => {
   it('R24: retry() inside requestError opens one retry turn right after the failed turn, with no settled or idle between', async () => {
-    const log: string[] = []
-    const seen: Seen[] = []
-    const hooks = requestErrorSpy(log, seen, (agent) => agent.retry())
-    const { agent, model, live, durable } = run([{ error: boom }, 'recovered'], { hooks }, log)
+    const { agent, model, live, durable, log } = runSpied([{ error: boom }, 'recovered'], (agent) =>
+      agent.retry(),
+    )
     agent.followup('go')
     await agent.whenIdle()
     expect(log).toEqual([
       ...failedTurn,
       'turn/start(2,retry)',
       'step/start(2.1)',
-      'assistant(recovered)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
+      ...answered('recovered', 2),
       'idle',
     ])
     expect(durable.find((e) => e.type === 'turn/start' && e.data.turn === 2)?.data).toEqual({
@@ -329,14 +266,11 @@ describe('R24: retry', () => {
   })
 
   it('R24: repeated retry() calls inside requestError coalesce to one retry turn', async () => {
-    const log: string[] = []
-    const seen: Seen[] = []
-    const hooks = requestErrorSpy(log, seen, (agent) => {
+    const { agent, model, log } = runSpied([{ error: boom }, 'recovered', 'unused'], (agent) => {
       agent.retry()
       agent.retry()
       agent.retry()
     })
-    const { agent, model } = run([{ error: boom }, 'recovered', 'unused'], { hooks }, log)
     agent.followup('go')
     await agent.whenIdle()
     expect(log.filter((l) => l.startsWith('turn/start'))).toEqual(['turn/start(1)', 'turn/start(2,retry)'])
@@ -351,7 +285,7 @@ describe('R24: retry', () => {
       {
         hooks: {
           requestError: async ({ agent: a }) => {
-            await new Promise((resolve) => setTimeout(resolve, 2))
+            await delay(2)
             log.push('hook(retry)')
             a.retry()
           },
@@ -368,22 +302,16 @@ describe('R24: retry', () => {
       'turn/end(1,error)',
       'turn/start(2,retry)',
       'step/start(2.1)',
-      'assistant(recovered)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
+      ...answered('recovered', 2),
       'idle',
     ])
   })
 
   it('R24: a retry turn that fails again settles with its error when the hook does not retry again; one settled for the chain', async () => {
-    const log: string[] = []
-    const seen: Seen[] = []
-    const hooks = requestErrorSpy(log, seen, (agent, calls) => {
+    const second = new Error('still down')
+    const { agent, live, log, seen } = runSpied([{ error: boom }, { error: second }], (agent, calls) => {
       if (calls === 1) agent.retry()
     })
-    const second = new Error('still down')
-    const { agent, live } = run([{ error: boom }, { error: second }], { hooks }, log)
     agent.followup('go')
     await agent.whenIdle()
     expect(log).toEqual([
@@ -407,13 +335,10 @@ describe('R24: retry', () => {
   })
 
   it('R24: staged steering survives a failed turn and is the inherited prefix of the retry turn opened from requestError', async () => {
-    const log: string[] = []
-    const seen: Seen[] = []
-    const hooks = requestErrorSpy(log, seen, (agent) => {
+    const { agent, model, log } = runSpied([{ error: boom }, 'recovered'], (agent) => {
       agent.steer('be careful')
       agent.retry()
     })
-    const { agent, model } = run([{ error: boom }, 'recovered'], { hooks }, log)
     agent.followup('go')
     await agent.whenIdle()
     expect(log).toEqual([
@@ -425,23 +350,17 @@ describe('R24: retry', () => {
       'dequeue(be careful)',
       'steering(be careful)',
       'step/start(2.1)',
-      'assistant(recovered)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
+      ...answered('recovered', 2),
       'idle',
     ])
     expect(model.requests[1]?.messages.map((m) => textOf(m.content))).toEqual(['go', 'be careful'])
   })
 
   it('R24: a waking followup queued during the failed turn runs after the retry turn, with no idle between', async () => {
-    const log: string[] = []
-    const seen: Seen[] = []
-    const hooks = requestErrorSpy(log, seen, (agent) => {
+    const { agent, log } = runSpied([{ error: boom }, 'recovered', 'answered'], (agent) => {
       agent.followup('queued')
       agent.retry()
     })
-    const { agent } = run([{ error: boom }, 'recovered', 'answered'], { hooks }, log)
     agent.followup('go')
     await agent.whenIdle()
     expect(log.slice(failedTurn.length - 3)).toEqual([
@@ -451,19 +370,8 @@ describe('R24: retry', () => {
       'turn/end(1,error)',
       'turn/start(2,retry)',
       'step/start(2.1)',
-      'assistant(recovered)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
-      'dequeue(queued)',
-      'turn/start(3)',
-      'user(queued)',
-      'step/start(3.1)',
-      'assistant(answered)',
-      'step/end(3.1)',
-      'turn/end(3,completed)',
-      'settled(3,completed)',
-      'idle',
+      ...answered('recovered', 2),
+      ...oneTurn('queued', 'answered', 3).slice(1),
     ])
   })
 
@@ -491,7 +399,7 @@ describe('R24: retry', () => {
       log,
     )
     agent.followup('go')
-    await new Promise((resolve) => setTimeout(resolve, 2))
+    await delay(2)
     expect(model.requests).toHaveLength(1)
     attempt('while the model streams', agent)
     reply.next({ type: 'text', text: 'answer' })
@@ -507,19 +415,7 @@ describe('R24: retry', () => {
       expect(error).toBeInstanceOf(AgentBusyError)
       expect((error as Error).message).toMatch(/retry\(\)/)
     }
-    expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
-      'assistant(answer)',
-      'step/end(1.1)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
-      'idle',
-    ])
+    expect(log).toEqual([...opening('go'), ...answered('answer'), 'idle'])
     expect(model.requests).toHaveLength(1)
   })
 
@@ -528,19 +424,14 @@ describe('R24: retry', () => {
     const reply = new Subject<ModelEvent>()
     const { agent, model } = run([reply, 'retried'], {}, log)
     agent.followup('go')
-    await new Promise((resolve) => setTimeout(resolve, 2))
+    await delay(2)
     expect(model.requests).toHaveLength(1)
     agent.steer('s')
     agent.inject('ctx')
     reply.error(boom)
     await agent.whenIdle()
     expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
+      ...opening('go'),
       'enqueue(s,steering)',
       'step/end(1.1)',
       'error(1.1)',
@@ -568,10 +459,7 @@ describe('R24: retry', () => {
       'steering(s)',
       'user(ctx)',
       'step/start(2.1)',
-      'assistant(retried)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
+      ...answered('retried', 2),
       'idle',
     ])
     expect(model.requests[1]?.messages.map((m) => textOf(m.content))).toEqual(['go', 's', 'ctx'])
@@ -588,19 +476,8 @@ describe('R24: retry', () => {
       'running',
       'turn/start(1,retry)',
       'step/start(1.1)',
-      'assistant(retried)',
-      'step/end(1.1)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
-      'dequeue(f)',
-      'turn/start(2)',
-      'user(f)',
-      'step/start(2.1)',
-      'assistant(answered)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
-      'idle',
+      ...answered('retried'),
+      ...oneTurn('f', 'answered', 2).slice(1),
     ])
     expect(model.requests.map((r) => r.turn)).toEqual([1, 2])
   })
@@ -617,29 +494,11 @@ describe('the model stream contract', () => {
       subscriber.next({ type: 'bogus' })
       subscriber.error(new Error('late error'))
     })
-    const log: string[] = []
-    const seen: Seen[] = []
-    const { agent, live, durable } = run(
-      [late as Observable<ModelEvent>],
-      { hooks: requestErrorSpy(log, seen) },
-      log,
-    )
+    const { agent, live, durable, log, seen } = runSpied([late as Observable<ModelEvent>])
     agent.followup('go')
     await agent.whenIdle()
     expect(seen).toEqual([])
-    expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
-      'assistant(kept)',
-      'step/end(1.1)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
-      'idle',
-    ])
+    expect(log).toEqual([...opening('go'), ...answered('kept'), 'idle'])
     const assistant = durable.find((e) => e.type === 'assistant/message')
     expect(assistant?.data).toEqual({
       turn: 1,
@@ -669,13 +528,7 @@ describe('the model stream contract', () => {
     agent.followup('go')
     await agent.whenIdle()
     expect(unsubscribed).toBe(true)
-    expect(log.slice(-5)).toEqual([
-      'assistant(one)',
-      'step/end(1.1)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
-      'idle',
-    ])
+    expect(log.slice(-5)).toEqual([...answered('one'), 'idle'])
     expect(durable.find((e) => e.type === 'assistant/message')?.data.content).toEqual([
       { type: 'text', text: 'one' },
     ])
@@ -685,13 +538,7 @@ describe('the model stream contract', () => {
     const { agent, log } = run([events({ type: 'text', text: 'no finish' })])
     agent.followup('go')
     await agent.whenIdle()
-    expect(log.slice(-5)).toEqual([
-      'assistant(no finish)',
-      'step/end(1.1)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
-      'idle',
-    ])
+    expect(log.slice(-5)).toEqual([...answered('no finish'), 'idle'])
   })
 
   it('section 4: usage on finish is recorded on assistant/message; without usage there is no usage key', async () => {

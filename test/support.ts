@@ -1,9 +1,10 @@
 /**
  * Helpers for the public-API tests: a recorder that interleaves `events$` and `transcript$` into one
- * list of labels (they are delivered in one global order), deferreds, and a gate model reply that
- * the test releases by hand.
+ * list of labels (they are delivered in one global order), agents recorded from their creation,
+ * deferreds, a delay, a gate model reply that the test releases by hand, and message texts. Label
+ * sequences are in `support/labels.ts`, tool helpers in `support/tools.ts`.
  */
-import { type Observable, Subject } from 'rxjs'
+import { asapScheduler, type Observable, Subject } from 'rxjs'
 import {
   type Agent,
   type AgentEvent,
@@ -13,6 +14,8 @@ import {
   type SessionEvent,
 } from '../src/index.js'
 import { label, type ScriptedModel, type ScriptedReply, scriptedModel } from '../src/testing.js'
+
+export { oneTurn } from './support/labels.js'
 
 export type Recording = {
   /** Labels of live and durable events, interleaved in delivery order (deltas left out). */
@@ -24,10 +27,12 @@ export type Recording = {
   readonly completed: { events: boolean; transcript: boolean }
 }
 
-/** Subscribes to both streams of `agent`; durable events already in the session are skipped. */
-export const record = (agent: Agent): Recording => {
+/**
+ * Subscribes to both streams of `agent`, labelling into `log` (a list the test may write to as
+ * well); durable events already in the session are skipped.
+ */
+export const record = (agent: Agent, log: string[] = []): Recording => {
   const from = agent.session.events.length
-  const log: string[] = []
   const live: AgentEvent[] = []
   const durable: SessionEvent[] = []
   const waiters: { entry: string; resolve: () => void }[] = []
@@ -63,15 +68,31 @@ export const record = (agent: Agent): Recording => {
   return { log, live, durable, when, completed }
 }
 
-/** An agent on a scripted model, recorded from its creation. */
+/** An agent on a scripted model, recorded (into `log`) from its creation. */
 export const setup = (
   script: readonly ScriptedReply[] = [],
   options: Omit<AgentOptions, 'model'> = {},
+  log: string[] = [],
 ): { agent: Agent; model: ScriptedModel; rec: Recording } => {
   const model = scriptedModel(script)
   const agent = createAgent({ ...options, model })
-  return { agent, model, rec: record(agent) }
+  return { agent, model, rec: record(agent, log) }
 }
+
+/**
+ * `setup` on the asap scheduler (unless `options` name another), with the recording spread out:
+ * pass your own `log` to interleave what tools and hooks note with the agent's labels.
+ */
+export const run = (
+  script: readonly ScriptedReply[],
+  options: Omit<AgentOptions, 'model'> = {},
+  log: string[] = [],
+): { agent: Agent; model: ScriptedModel; log: string[]; live: AgentEvent[]; durable: SessionEvent[] } => {
+  const { agent, model, rec } = setup(script, { scheduler: asapScheduler, ...options }, log)
+  return { agent, model, log: rec.log, live: rec.live, durable: rec.durable }
+}
+
+export const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 export type Deferred<T = void> = {
   readonly promise: Promise<T>
@@ -107,26 +128,16 @@ export const gate = (): {
   }
 }
 
-/** The labels of one idle followup `text` answered by `answer` as turn `turn` (SPEC section 10). */
-export const oneTurn = (text: string, answer: string, turn = 1): string[] => [
-  'running',
-  `dequeue(${text})`,
-  `turn/start(${turn})`,
-  `user(${text})`,
-  `step/start(${turn}.1)`,
-  `assistant(${answer})`,
-  `step/end(${turn}.1)`,
-  `turn/end(${turn},completed)`,
-  `settled(${turn},completed)`,
-  'idle',
-]
-
 /** The texts of a message list (first block of each), for `session.messages()` and requests. */
 export const texts = (messages: readonly { readonly content: readonly unknown[] }[]): string[] =>
   messages.map((m) => {
     const first = m.content[0] as { type: string; text?: string; toolCallId?: string } | undefined
     return first?.text ?? (first?.toolCallId !== undefined ? `result:${first.toolCallId}` : '')
   })
+
+/** The text of a content list: its text blocks joined (other blocks count as empty). */
+export const textOf = (content: readonly { readonly type: string; readonly text?: string }[]): string =>
+  content.map((b) => b.text ?? '').join('')
 
 export const FOLLOWUP = { target: 'next-turn', wakeup: true } as const
 export const PARKED = { target: 'next-turn', wakeup: false } as const

@@ -2,79 +2,14 @@
  * Tool call failures through the public API: bad arguments, unknown tools, tools that throw or
  * return non-JSON (R21b), and cancellation inside a running batch (R25, V1, V7).
  */
-import { asapScheduler, Observable, throwError } from 'rxjs'
+import { Observable, throwError } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import {
-  type Agent,
-  type AgentEvent,
-  type AgentOptions,
-  createAgent,
-  defineTool,
-  type SessionEvent,
-  type ToolResultBlock,
-} from '../src/index.js'
-import { label, type ScriptedReply, scriptedModel } from '../src/testing.js'
-
-/** An agent on a scripted model whose live and durable events are recorded as one list of labels. */
-const run = (
-  script: readonly ScriptedReply[],
-  options: Omit<AgentOptions, 'model'> = {},
-  log: string[] = [],
-) => {
-  const model = scriptedModel(script)
-  const agent = createAgent({ scheduler: asapScheduler, ...options, model })
-  const live: AgentEvent[] = []
-  const durable: SessionEvent[] = []
-  agent.events$.subscribe((e) => {
-    live.push(e)
-    if (e.type !== 'agent/stream/delta') log.push(label(e))
-  })
-  agent.transcript$.subscribe((e) => {
-    durable.push(e)
-    log.push(label(e))
-  })
-  return { agent, model, log, live, durable }
-}
-
-const resultsOf = (durable: readonly SessionEvent[]): ToolResultBlock[] =>
-  durable.flatMap((e) => (e.type === 'tool/result' ? [e.data.result] : []))
-
-const textOf = (content: readonly { readonly type: string; readonly text?: string }[]): string =>
-  content.map((b) => b.text ?? '').join('')
-
-const deferred = <T = void>() => {
-  let resolve!: (value: T) => void
-  const promise = new Promise<T>((res) => {
-    resolve = res
-  })
-  return { promise, resolve }
-}
-
-const noArgs = z.object({})
-
-/** `defineTool` infers no agent type, so tools reach the agent through this. */
-const agentOf = (ctx: { readonly agent: unknown }): Agent => ctx.agent as Agent
-
-/** The labels of an idle followup `go` whose step 1 calls `name` with `result` and whose step 2 answers `done`. */
-const toolTurn = (name: string, result: string): string[] => [
-  'enqueue(go,queued)',
-  'running',
-  'dequeue(go)',
-  'turn/start(1)',
-  'user(go)',
-  'step/start(1.1)',
-  `assistant(${name}())`,
-  `tool/call(${name})`,
-  result,
-  'step/end(1.1)',
-  'step/start(1.2)',
-  'assistant(done)',
-  'step/end(1.2)',
-  'turn/end(1,completed)',
-  'settled(1,completed)',
-  'idle',
-]
+import { defineTool } from '../src/index.js'
+import type { ScriptedReply } from '../src/testing.js'
+import { aborted, answered, oneTurn, opening } from './support/labels.js'
+import { agentOf, noArgs, resultsOf, toolTurn } from './support/tools.js'
+import { deferred, delay, run, textOf } from './support.js'
 
 describe('R21b: tool call errors are results, and the turn goes on', () => {
   const weather = (execute: (args: { city: string }) => unknown = ({ city }) => `sunny in ${city}`) => {
@@ -101,7 +36,7 @@ describe('R21b: tool call errors are results, and the turn goes on', () => {
     const { agent, model, log, live, durable } = run([{ toolCalls: [call] }, 'done'], { tools: [tool] })
     agent.followup('go')
     await agent.whenIdle()
-    expect(log).toEqual(toolTurn(call.name, `tool/result(call-1,${code})`))
+    expect(log).toEqual(toolTurn([call.name], 'done', [`tool/result(call-1,${code})`]))
     expect(live.filter((e) => e.type === 'agent/error')).toEqual([])
     const [result] = resultsOf(durable)
     expect(result).toMatchObject({ type: 'tool-result', toolCallId: 'call-1', isError: true, code })
@@ -111,44 +46,48 @@ describe('R21b: tool call errors are results, and the turn goes on', () => {
     return { text: textOf(result?.content ?? []), runs: runs() }
   }
 
-  it('R21b: arguments that are not JSON give INVALID_ARGUMENTS whose text says they are not JSON; execute never runs', async () => {
-    const { text, runs } = await oneCall({ name: 'weather', arguments: '{city: Paris' }, 'INVALID_ARGUMENTS')
-    expect(text).toMatch(/JSON/)
-    expect(runs).toBe(0)
-  })
-
-  it('R21b: empty arguments are not JSON either', async () => {
-    const { text, runs } = await oneCall({ name: 'weather', arguments: '' }, 'INVALID_ARGUMENTS')
-    expect(text).toMatch(/JSON/)
-    expect(runs).toBe(0)
-  })
-
-  it('R21b: arguments missing a required field give INVALID_ARGUMENTS naming the field', async () => {
-    const { text, runs } = await oneCall(
+  /** Calls refused before `execute`: the call, the code of its result, and what its text must name. */
+  const refused: [string, { name: string; arguments: string }, string, RegExp | undefined][] = [
+    [
+      'R21b: arguments that are not JSON give INVALID_ARGUMENTS whose text says they are not JSON; execute never runs',
+      { name: 'weather', arguments: '{city: Paris' },
+      'INVALID_ARGUMENTS',
+      /JSON/,
+    ],
+    [
+      'R21b: empty arguments are not JSON either',
+      { name: 'weather', arguments: '' },
+      'INVALID_ARGUMENTS',
+      /JSON/,
+    ],
+    [
+      'R21b: arguments missing a required field give INVALID_ARGUMENTS naming the field',
       { name: 'weather', arguments: '{"town":"Paris"}' },
       'INVALID_ARGUMENTS',
-    )
-    expect(text).toMatch(/city/)
-    expect(runs).toBe(0)
-  })
-
-  it('R21b: a field of the wrong type gives INVALID_ARGUMENTS naming the field', async () => {
-    const { text, runs } = await oneCall(
+      /city/,
+    ],
+    [
+      'R21b: a field of the wrong type gives INVALID_ARGUMENTS naming the field',
       { name: 'weather', arguments: '{"city":"Paris","days":1.5}' },
       'INVALID_ARGUMENTS',
-    )
-    expect(text).toMatch(/days/)
-    expect(runs).toBe(0)
-  })
-
-  it('R21b: JSON that is not an object gives INVALID_ARGUMENTS', async () => {
-    const { runs } = await oneCall({ name: 'weather', arguments: '[1,2]' }, 'INVALID_ARGUMENTS')
-    expect(runs).toBe(0)
-  })
-
-  it('R21b: an unknown tool name gives UNKNOWN_TOOL whose text names the tool', async () => {
-    const { text, runs } = await oneCall({ name: 'teleport', arguments: '{}' }, 'UNKNOWN_TOOL')
-    expect(text).toMatch(/teleport/)
+      /days/,
+    ],
+    [
+      'R21b: JSON that is not an object gives INVALID_ARGUMENTS',
+      { name: 'weather', arguments: '[1,2]' },
+      'INVALID_ARGUMENTS',
+      undefined,
+    ],
+    [
+      'R21b: an unknown tool name gives UNKNOWN_TOOL whose text names the tool',
+      { name: 'teleport', arguments: '{}' },
+      'UNKNOWN_TOOL',
+      /teleport/,
+    ],
+  ]
+  it.each(refused)('%s', async (_name, call, code, named) => {
+    const { text, runs } = await oneCall(call, code)
+    if (named) expect(text).toMatch(named)
     expect(runs).toBe(0)
   })
 
@@ -163,7 +102,7 @@ describe('R21b: tool call errors are results, and the turn goes on', () => {
     [
       'rejects from an async function after an await',
       async () => {
-        await new Promise((resolve) => setTimeout(resolve, 1))
+        await delay(1)
         throw new Error('station offline')
       },
     ],
@@ -321,17 +260,7 @@ describe('R25: cancel inside a running batch', () => {
     return { tools, script, running: running.promise, signals, laterRuns: () => laterRuns }
   }
 
-  const batchHead = [
-    'enqueue(go,queued)',
-    'running',
-    'dequeue(go)',
-    'turn/start(1)',
-    'user(go)',
-    'step/start(1.1)',
-    'assistant(hang())',
-    'exec(hang)',
-    'exec(observed)',
-  ]
+  const batchHead = [...opening('go'), 'assistant(hang())', 'exec(hang)', 'exec(observed)']
   const abortedBatch = [
     'tool/call(hang)',
     'tool/result(call-1,ABORTED)',
@@ -405,15 +334,7 @@ describe('R25: cancel inside a running batch', () => {
     expect(log.slice(batchHead.length + 1 + abortedBatch.length + 3)).toEqual([
       'enqueue(next,queued)',
       'running',
-      'dequeue(next)',
-      'turn/start(2)',
-      'user(next)',
-      'step/start(2.1)',
-      'assistant(second turn)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
-      'idle',
+      ...oneTurn('next', 'second turn', 2).slice(1),
     ])
     const messages = model.requests[1]?.messages ?? []
     expect(messages.slice(-2)).toEqual([
@@ -442,10 +363,7 @@ describe('R25: cancel inside a running batch', () => {
       'user(staged by hang)',
       'user(q)',
       'step/start(2.1)',
-      'assistant(second turn)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
+      ...answered('second turn', 2),
       'idle',
     ])
   })
@@ -512,10 +430,7 @@ describe('R25: cancel inside a running batch', () => {
       'steering(steer during batch)',
       'user(next)',
       'step/start(2.1)',
-      'assistant(second turn)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
+      ...answered('second turn', 2),
       'idle',
     ])
     const steering = durable.find((e) => e.type === 'steering/message')
@@ -542,23 +457,16 @@ describe('R25: cancel inside a running batch', () => {
     const { agent, durable } = run([{ toolCalls: [{ name: 'promised' }] }], { tools: [promised] }, log)
     agent.followup('go')
     await started.promise
-    if (cancelWhen === 'timer') await new Promise((resolve) => setTimeout(resolve, 5))
+    if (cancelWhen === 'timer') await delay(5)
     agent.cancel({ kind: 'user' })
     await agent.whenIdle()
     expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
+      ...opening('go'),
       'assistant(promised())',
       'cancel(user)',
       'tool/call(promised)',
       'tool/result(call-1)',
-      'step/end(1.1)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
+      ...aborted(),
       'idle',
     ])
     expect(textOf(resultsOf(durable)[0]?.content ?? [])).toBe('promised-partial')
@@ -594,9 +502,7 @@ describe('R25: cancel inside a running batch', () => {
       'cancel(user)',
       'tool/call(fetchLike)',
       'tool/result(call-1,ABORTED)',
-      'step/end(1.1)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
+      ...aborted(),
       'idle',
     ])
     expect(resultsOf(durable)[0]).toMatchObject({ isError: true, code: 'ABORTED' })
@@ -626,21 +532,14 @@ describe('R25: cancel inside a running batch', () => {
     agent.followup('go')
     await agent.whenIdle()
     expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
+      ...opening('go'),
       'assistant(quitter())',
       'cancel(parent)',
       'tool/call(quitter)',
       'tool/result(call-1)',
       'tool/call(next)',
       'tool/result(call-2,ABORTED_BEFORE_DISPATCH)',
-      'step/end(1.1)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
+      ...aborted(),
       'idle',
     ])
     expect(model.requests).toHaveLength(1)

@@ -3,86 +3,24 @@
  * definitions, what `execute` returns becomes the recorded result, the batch runner's order and
  * parallelism, tool context (R21, R22), concludeTurn (R17) and max-tokens (R18).
  */
-import { asapScheduler, Observable, of } from 'rxjs'
+import { Observable, of } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
   type Agent,
-  type AgentEvent,
   type AgentOptions,
   createAgent,
   defineTool,
   InvalidInputError,
   type Message,
   type ModelEvent,
-  type SessionEvent,
   type ToolDefinition,
   type ToolResultBlock,
 } from '../src/index.js'
-import { label, type ScriptedReply, scriptedModel } from '../src/testing.js'
-
-/** An agent on a scripted model whose live and durable events are recorded as one list of labels. */
-const run = (
-  script: readonly ScriptedReply[],
-  options: Omit<AgentOptions, 'model'> = {},
-  log: string[] = [],
-) => {
-  const model = scriptedModel(script)
-  const agent = createAgent({ scheduler: asapScheduler, ...options, model })
-  const live: AgentEvent[] = []
-  const durable: SessionEvent[] = []
-  agent.events$.subscribe((e) => {
-    live.push(e)
-    if (e.type !== 'agent/stream/delta') log.push(label(e))
-  })
-  agent.transcript$.subscribe((e) => {
-    durable.push(e)
-    log.push(label(e))
-  })
-  return { agent, model, log, live, durable }
-}
-
-const resultsOf = (durable: readonly SessionEvent[]): ToolResultBlock[] =>
-  durable.flatMap((e) => (e.type === 'tool/result' ? [e.data.result] : []))
-
-const textOf = (content: readonly { readonly type: string; readonly text?: string }[]): string =>
-  content.map((b) => b.text ?? '').join('')
-
-const deferred = <T = void>() => {
-  let resolve!: (value: T) => void
-  const promise = new Promise<T>((res) => {
-    resolve = res
-  })
-  return { promise, resolve }
-}
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
-/** The labels of an idle followup `go` whose step 1 calls `names` and whose step 2 answers `answer`. */
-const toolTurn = (names: readonly string[], answer = 'done', results?: readonly string[]): string[] => [
-  'enqueue(go,queued)',
-  'running',
-  'dequeue(go)',
-  'turn/start(1)',
-  'user(go)',
-  'step/start(1.1)',
-  `assistant(${names[0]}())`,
-  ...names.flatMap((name, i) => [`tool/call(${name})`, results?.[i] ?? `tool/result(call-${i + 1})`]),
-  'step/end(1.1)',
-  'step/start(1.2)',
-  `assistant(${answer})`,
-  'step/end(1.2)',
-  'turn/end(1,completed)',
-  'settled(1,completed)',
-  'idle',
-]
-
-const calls = (...names: string[]): ScriptedReply => ({ toolCalls: names.map((name) => ({ name })) })
-
-const noArgs = z.object({})
-
-/** `defineTool` infers no agent type, so tools reach the agent through this. */
-const agentOf = (ctx: { readonly agent: unknown }): Agent => ctx.agent as Agent
+import { scriptedModel } from '../src/testing.js'
+import { answered, opening } from './support/labels.js'
+import { agentOf, calls, noArgs, resultsOf, toolTurn } from './support/tools.js'
+import { deferred, delay, run, textOf } from './support.js'
 
 describe('tool definitions', () => {
   it('R21b, section 3: each ToolSpec (name, description, JSON Schema from z.toJSONSchema) reaches ModelRequest.tools of every request', async () => {
@@ -311,12 +249,7 @@ describe('the batch runner', () => {
     slowDone.resolve()
     await agent.whenIdle()
     expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
+      ...opening('go'),
       'assistant(slow())',
       'start(slow)',
       'start(fast)',
@@ -328,10 +261,7 @@ describe('the batch runner', () => {
       'tool/result(call-2)',
       'step/end(1.1)',
       'step/start(1.2)',
-      'assistant(done)',
-      'step/end(1.2)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
+      ...answered('done', 1, 2),
       'idle',
     ])
     expect(resultsOf(durable).map((r) => textOf(r.content))).toEqual(['slow-result', 'fast-result'])
@@ -444,22 +374,14 @@ describe('tool context', () => {
     agent.followup('go')
     await agent.whenIdle()
     expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
+      ...opening('go'),
       'assistant(lookup())',
       'tool/call(lookup)',
       'tool/result(call-1)',
       'user(note)',
       'step/end(1.1)',
       'step/start(1.2)',
-      'assistant(done)',
-      'step/end(1.2)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
+      ...answered('done', 1, 2),
       'idle',
     ])
     const note = durable.find((e) => e.type === 'user/message' && textOf(e.data.content) === 'note')
@@ -535,12 +457,7 @@ describe('tool context', () => {
     agent.followup('go')
     await agent.whenIdle()
     expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
+      ...opening('go'),
       'assistant(first())',
       'enqueue(steered,steering)',
       'tool/call(first)',
@@ -558,10 +475,7 @@ describe('tool context', () => {
       'user(note-3)',
       'step/end(1.1)',
       'step/start(1.2)',
-      'assistant(done)',
-      'step/end(1.2)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
+      ...answered('done', 1, 2),
       'idle',
     ])
     const sources = durable.flatMap((e) =>
@@ -645,9 +559,20 @@ describe('tool context', () => {
   })
 })
 
+/** Hooks whose turnStopping counts its runs, read with `runs()`. */
+const stoppingCounter = () => {
+  let runs = 0
+  const hooks = {
+    turnStopping: () => {
+      runs++
+    },
+  }
+  return { hooks, runs: () => runs }
+}
+
 describe('R17: concluding tools', () => {
   it('R17: concludeTurn ends the turn after its step without turnStopping; steering drained in that step stays and reaches the next request', async () => {
-    let stopping = 0
+    const stopping = stoppingCounter()
     const finish = defineTool({
       name: 'finish',
       description: '',
@@ -661,23 +586,14 @@ describe('R17: concluding tools', () => {
     })
     const { agent, model, log, durable } = run([calls('finish'), 'second answer'], {
       tools: [finish],
-      hooks: {
-        turnStopping: () => {
-          stopping++
-        },
-      },
+      hooks: stopping.hooks,
     })
     agent.followup('go')
     await agent.whenIdle()
-    expect(stopping).toBe(0)
+    expect(stopping.runs()).toBe(0)
     expect(model.requests).toHaveLength(1)
     expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
+      ...opening('go'),
       'assistant(finish())',
       'enqueue(s,steering)',
       'tool/call(finish)',
@@ -693,7 +609,7 @@ describe('R17: concluding tools', () => {
     expect(steering?.data).toMatchObject({ turn: 1, content: [{ type: 'text', text: 's' }] })
     agent.followup('next')
     await agent.whenIdle()
-    expect(stopping).toBe(1)
+    expect(stopping.runs()).toBe(1)
     const messages = model.requests[1]?.messages ?? []
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'user'])
     expect(messages.slice(3)).toEqual([
@@ -703,7 +619,7 @@ describe('R17: concluding tools', () => {
   })
 
   it('R17: one concluding call among several ends the turn after the whole batch', async () => {
-    let stopping = 0
+    const stopping = stoppingCounter()
     const plain = defineTool({ name: 'plain', description: '', parameters: noArgs, execute: () => 'p' })
     const finish = defineTool({
       name: 'finish',
@@ -716,15 +632,11 @@ describe('R17: concluding tools', () => {
     })
     const { agent, model, log } = run([calls('finish', 'plain')], {
       tools: [plain, finish],
-      hooks: {
-        turnStopping: () => {
-          stopping++
-        },
-      },
+      hooks: stopping.hooks,
     })
     agent.followup('go')
     await agent.whenIdle()
-    expect(stopping).toBe(0)
+    expect(stopping.runs()).toBe(0)
     expect(model.requests).toHaveLength(1)
     expect(log.slice(6)).toEqual([
       'assistant(finish())',
@@ -743,7 +655,7 @@ describe('R17: concluding tools', () => {
 describe('R18: max-tokens', () => {
   it('R18: tool calls of a max-tokens finish are not run; each gets NOT_RUN_MAX_TOKENS; turn/end max-tokens, settled completed', async () => {
     let executed = 0
-    let stopping = 0
+    const stopping = stoppingCounter()
     const echo = defineTool({
       name: 'echo',
       description: '',
@@ -757,25 +669,16 @@ describe('R18: max-tokens', () => {
       [{ text: 'cut', toolCalls: [{ name: 'echo' }, { name: 'echo' }], finish: 'max-tokens' }],
       {
         tools: [echo],
-        hooks: {
-          turnStopping: () => {
-            stopping++
-          },
-        },
+        hooks: stopping.hooks,
       },
     )
     agent.followup('go')
     await agent.whenIdle()
     expect(executed).toBe(0)
     expect(model.requests).toHaveLength(1) // the unrun calls do not count as tool calls (R16)
-    expect(stopping).toBe(1)
+    expect(stopping.runs()).toBe(1)
     expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
+      ...opening('go'),
       'assistant(cut)',
       'tool/call(echo)',
       'tool/result(call-1,NOT_RUN_MAX_TOKENS)',
@@ -819,12 +722,7 @@ describe('R18: max-tokens', () => {
     await agent.whenIdle()
     expect(model.requests).toHaveLength(2)
     expect(log).toEqual([
-      'enqueue(go,queued)',
-      'running',
-      'dequeue(go)',
-      'turn/start(1)',
-      'user(go)',
-      'step/start(1.1)',
+      ...opening('go'),
       'enqueue(go on,steering)',
       'assistant(trunc)',
       'tool/call(echo)',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AgentBusyError, memoryStore, type SessionEvent, type SessionStore } from '../src/index.js'
-import { type Deferred, deferred, gate, oneTurn, setup, texts } from './support.js'
+import { answered, oneTurn, opening } from './support/labels.js'
+import { type Deferred, deferred, gate, setup, texts } from './support.js'
 
 /** The labels between `turn/start(n)` and `turn/end(n,…)` inclusive. */
 const turnSlice = (log: readonly string[], turn: number): string[] => {
@@ -8,6 +9,25 @@ const turnSlice = (log: readonly string[], turn: number): string[] => {
   const end = log.findIndex((l) => l.startsWith(`turn/end(${turn},`))
   return log.slice(start, end + 1)
 }
+
+/** The `turnSlice` of turn 1 for followup `a`: its first step opens, then `labels`, then it completes. */
+const turn1 = (...labels: string[]): string[] => [
+  'turn/start(1)',
+  'user(a)',
+  'step/start(1.1)',
+  ...labels,
+  'turn/end(1,completed)',
+]
+
+/** Steering `text`, sent after step 1.1, drained into a step 1.2 that answers `answer`. */
+const steeredStep = (text: string, answer: string): string[] => [
+  `enqueue(${text},steering)`,
+  `dequeue(${text})`,
+  `steering(${text})`,
+  'step/start(1.2)',
+  `assistant(${answer})`,
+  'step/end(1.2)',
+]
 
 describe('R7: one send, at most one turn', () => {
   it('R7: N followups become N turns, each with exactly one prompt, in order', async () => {
@@ -94,12 +114,7 @@ describe('R15: step order', () => {
     g.release('done')
     await agent.whenIdle()
     expect(rec.log).toEqual([
-      'enqueue(a,queued)',
-      'running',
-      'dequeue(a)',
-      'turn/start(1)',
-      'user(a)',
-      'step/start(1.1)',
+      ...opening('a'),
       'assistant(calling)',
       'tool/call(first)',
       'tool/result(call-1,UNKNOWN_TOOL)',
@@ -177,20 +192,18 @@ describe('R16: continuation', () => {
     agent.steer('s')
     g.release('first')
     await agent.whenIdle()
-    expect(turnSlice(rec.log, 1)).toEqual([
-      'turn/start(1)',
-      'user(a)',
-      'step/start(1.1)',
-      'enqueue(s,steering)',
-      'assistant(first)',
-      'dequeue(s)',
-      'steering(s)',
-      'step/end(1.1)',
-      'step/start(1.2)',
-      'assistant(second)',
-      'step/end(1.2)',
-      'turn/end(1,completed)',
-    ])
+    expect(turnSlice(rec.log, 1)).toEqual(
+      turn1(
+        'enqueue(s,steering)',
+        'assistant(first)',
+        'dequeue(s)',
+        'steering(s)',
+        'step/end(1.1)',
+        'step/start(1.2)',
+        'assistant(second)',
+        'step/end(1.2)',
+      ),
+    )
     expect(turnStopping).toEqual([1])
   })
 
@@ -202,15 +215,7 @@ describe('R16: continuation', () => {
     agent.inject('c')
     g.release('first')
     await agent.whenIdle()
-    expect(turnSlice(rec.log, 1)).toEqual([
-      'turn/start(1)',
-      'user(a)',
-      'step/start(1.1)',
-      'assistant(first)',
-      'user(c)',
-      'step/end(1.1)',
-      'turn/end(1,completed)',
-    ])
+    expect(turnSlice(rec.log, 1)).toEqual(turn1('assistant(first)', 'user(c)', 'step/end(1.1)'))
     expect(model.requests).toHaveLength(1)
   })
 
@@ -226,20 +231,9 @@ describe('R16: continuation', () => {
     })
     agent.followup('a')
     await agent.whenIdle()
-    expect(turnSlice(rec.log, 1)).toEqual([
-      'turn/start(1)',
-      'user(a)',
-      'step/start(1.1)',
-      'assistant(first)',
-      'step/end(1.1)',
-      'enqueue(more,steering)',
-      'dequeue(more)',
-      'steering(more)',
-      'step/start(1.2)',
-      'assistant(second)',
-      'step/end(1.2)',
-      'turn/end(1,completed)',
-    ])
+    expect(turnSlice(rec.log, 1)).toEqual(
+      turn1('assistant(first)', 'step/end(1.1)', ...steeredStep('more', 'second')),
+    )
     expect(calls).toBe(2)
   })
 
@@ -249,15 +243,7 @@ describe('R16: continuation', () => {
     })
     agent.followup('a')
     await agent.whenIdle()
-    expect(turnSlice(rec.log, 1)).toEqual([
-      'turn/start(1)',
-      'user(a)',
-      'step/start(1.1)',
-      'assistant(first)',
-      'step/end(1.1)',
-      'user(note)',
-      'turn/end(1,completed)',
-    ])
+    expect(turnSlice(rec.log, 1)).toEqual(turn1('assistant(first)', 'step/end(1.1)', 'user(note)'))
     expect(model.requests).toHaveLength(1)
   })
 
@@ -280,12 +266,7 @@ describe('R16: continuation', () => {
     await agent.whenIdle()
     expect(turnSlice(rec.log, 1).slice(4)).toEqual([
       'step/end(1.1)',
-      'enqueue(late,steering)',
-      'dequeue(late)',
-      'steering(late)',
-      'step/start(1.2)',
-      'assistant(second)',
-      'step/end(1.2)',
+      ...steeredStep('late', 'second'),
       'turn/end(1,completed)',
     ])
   })
@@ -306,15 +287,7 @@ describe('R19: window close', () => {
     expect(windows).toEqual([false])
     expect(rec.log).toEqual([
       'enqueue(a,queued)',
-      'running',
-      'dequeue(a)',
-      'turn/start(1)',
-      'user(a)',
-      'step/start(1.1)',
-      'assistant(one)',
-      'step/end(1.1)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
+      ...oneTurn('a', 'one').slice(0, -1),
       'enqueue(s,queued)',
       ...oneTurn('s', 'two', 2).slice(1),
     ])
@@ -331,20 +304,9 @@ describe('R19: window close', () => {
     })
     agent.followup('a')
     await agent.whenIdle()
-    expect(turnSlice(rec.log, 1)).toEqual([
-      'turn/start(1)',
-      'user(a)',
-      'step/start(1.1)',
-      'assistant(one)',
-      'step/end(1.1)',
-      'enqueue(s,steering)',
-      'dequeue(s)',
-      'steering(s)',
-      'step/start(1.2)',
-      'assistant(two)',
-      'step/end(1.2)',
-      'turn/end(1,completed)',
-    ])
+    expect(turnSlice(rec.log, 1)).toEqual(
+      turn1('assistant(one)', 'step/end(1.1)', ...steeredStep('s', 'two')),
+    )
   })
 })
 
@@ -387,12 +349,7 @@ describe('R23: failures end the turn, not the agent', () => {
     agent.followup('a')
     await agent.whenIdle()
     expect(rec.log).toEqual([
-      'enqueue(a,queued)',
-      'running',
-      'dequeue(a)',
-      'turn/start(1)',
-      'user(a)',
-      'step/start(1.1)',
+      ...opening('a'),
       'step/end(1.1)',
       'error(1.1)',
       'turn/end(1,error)',
@@ -408,21 +365,13 @@ describe('R23: failures end the turn, not the agent', () => {
     agent.followup('a')
     await agent.whenIdle()
     expect(rec.log).toEqual([
-      'enqueue(a,queued)',
-      'running',
-      'dequeue(a)',
-      'turn/start(1)',
-      'user(a)',
-      'step/start(1.1)',
+      ...opening('a'),
       'step/end(1.1)',
       'error(1.1)',
       'turn/end(1,error)',
       'turn/start(2,retry)',
       'step/start(2.1)',
-      'assistant(ok)',
-      'step/end(2.1)',
-      'turn/end(2,completed)',
-      'settled(2,completed)',
+      ...answered('ok', 2),
       'idle',
     ])
   })
@@ -448,10 +397,7 @@ describe('R23: failures end the turn, not the agent', () => {
       'running',
       'turn/start(1,retry)',
       'step/start(1.1)',
-      'assistant(retried)',
-      'step/end(1.1)',
-      'turn/end(1,completed)',
-      'settled(1,completed)',
+      ...answered('retried'),
       ...oneTurn('f', 'ok', 2).slice(1),
     ])
   })
