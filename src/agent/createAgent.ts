@@ -6,7 +6,7 @@ import {
   map,
   merge,
   mergeMap,
-  type Observable,
+  Observable,
   Subject,
   scan,
   share,
@@ -16,13 +16,12 @@ import {
 import { AgentBusyError, AgentDisposedError } from '../errors.js'
 import type { AgentEvent, SessionEvent } from '../events.js'
 import { fifoToArray } from '../inbox/fifo.js'
-import { type AcceptedSend, splitSends } from '../inbox/splitSends.js'
 import { canRetry } from '../loop/close.js'
 import { hookList, type PromptDecision, type PromptSubmitArgs } from '../loop/hooks.js'
 import type { Command, Output, Signal } from '../loop/inputs.js'
 import { reduce } from '../loop/reduce.js'
 import { createEffectRunner } from '../loop/runEffect.js'
-import { initialState, isQuiescent } from '../loop/state.js'
+import { initialState, isQuiescent, itemMessage, itemWakes } from '../loop/state.js'
 import { trampoline } from '../loop/trampoline.js'
 import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
 import { parseCancelArgs, parseSendInput, parseSendOptions } from '../messages/validate.js'
@@ -65,12 +64,11 @@ export const createAgent = (options: AgentOptions): Agent => {
   const transcript = new Transcript(store, history, (error) => signals.next({ type: 'store/failed', error }))
   for (const draft of closeInterruptedTurn(history)) transcript.append(draft)
 
-  const sends = new Subject<AcceptedSend>()
   const commands = new Subject<Command>()
   let state = initialState(agentId, lastTurnOf(history))
   let finished = false
 
-  const reductions$ = merge(sends.pipe(splitSends()), commands, signals).pipe(
+  const reductions$ = merge(commands, signals).pipe(
     trampoline(),
     scan((acc, input) => reduce(acc.state, input), { state, out: [] as readonly Output[] }),
     tap((r) => {
@@ -79,7 +77,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     share(SHARE_FOREVER),
   )
   const output$ = reductions$.pipe(
-    mergeMap((r) => r.out),
+    flattenOut(),
     map((o) => (o.kind === 'durable' ? { kind: 'event' as const, event: transcript.append(o.draft) } : o)),
     share(SHARE_FOREVER),
   )
@@ -98,10 +96,15 @@ export const createAgent = (options: AgentOptions): Agent => {
     ensureAccepting(call)
     const data = parseSendInput(input, call)
     const id = mintMessageId()
-    sends.next({
-      message: Object.freeze({ id, content: data.content, source: data.source }),
-      options: sendOptions,
-    })
+    // Tagged here as `splitSends` would (queue: next-turn, or next-step with wakeup; else inject):
+    // the partition costs two filters, two maps, a connect and a merge per send.
+    const message = Object.freeze({ id, content: data.content, source: data.source })
+    const { target, wakeup } = sendOptions
+    commands.next(
+      target === 'next-turn' || wakeup
+        ? { type: 'queue', message, target, wakeup }
+        : { type: 'inject', message },
+    )
     return id
   }
   const completed = new Promise<void>((resolve) => output$.subscribe({ complete: resolve }))
@@ -166,7 +169,8 @@ export const createAgent = (options: AgentOptions): Agent => {
   const extraPromptSubmit: ((args: PromptSubmitArgs<Agent>) => PromptDecision | undefined)[] = []
   registerExtensions(agent, {
     wakingHumanPrompts: () =>
-      fifoToArray(state.queue).filter((item) => item.wakeup && isHumanPrompt(item.message.source)).length,
+      fifoToArray(state.queue).filter((item) => itemWakes(item) && isHumanPrompt(itemMessage(item).source))
+        .length,
     addPromptSubmit: (hook) => {
       extraPromptSubmit.push(hook)
       return () => {
@@ -193,7 +197,6 @@ export const createAgent = (options: AgentOptions): Agent => {
     scheduler,
     complete: () => {
       finished = true
-      sends.complete()
       commands.complete()
       signals.complete()
     },
@@ -206,3 +209,17 @@ export const createAgent = (options: AgentOptions): Agent => {
     .subscribe((signal) => signals.next(signal))
   return agent
 }
+
+/** Emits each reduction's outputs in order, synchronously, without an inner subscription each. */
+const flattenOut =
+  () =>
+  (source: Observable<{ readonly out: readonly Output[] }>): Observable<Output> =>
+    new Observable<Output>((subscriber) =>
+      source.subscribe({
+        next: (r) => {
+          for (const o of r.out) subscriber.next(o)
+        },
+        error: (e: unknown) => subscriber.error(e),
+        complete: () => subscriber.complete(),
+      }),
+    )

@@ -67,7 +67,7 @@ describe('accept: routing (R4) and the deferred wake (R6)', () => {
         live({ type: 'agent/inbox/enqueue', message: msg('s1', PLUGIN), placement: 'queued' }),
         'schedule wake',
       ],
-      { queue: [{ message: msg('s1', PLUGIN), wakeup: true }], waking: 1, wakeScheduled: true },
+      { queue: [msg('s1', PLUGIN)], waking: 1, wakeScheduled: true },
     ],
     [
       'R6: a second idle steer of the same stack is a second queued turn, not steering',

@@ -22,7 +22,10 @@ export const acceptQueued = (tx: Tx, message: AgentMessage, target: SendTarget, 
     tx.live({ type: 'agent/inbox/enqueue', message, placement: 'steering' })
     return
   }
-  tx.set({ queue: fifoPush(s.queue, { message, wakeup }), waking: s.waking + (wakeup ? 1 : 0) })
+  tx.set({
+    queue: fifoPush(s.queue, wakeup ? message : { parked: message }),
+    waking: s.waking + (wakeup ? 1 : 0),
+  })
   tx.live({ type: 'agent/inbox/enqueue', message, placement: 'queued' })
   // R6: the wake is deferred, so every send of this stack sees the same pre-admission state.
   if (wakeup && s.activity === null && !s.wakeScheduled && s.disposal === 'none') {

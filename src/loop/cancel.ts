@@ -4,7 +4,7 @@ import { reject } from './claim.js'
 import { closeTurn, finishDisposal } from './close.js'
 import { settleContexts } from './outbox.js'
 import type { AbortCause } from './state.js'
-import { activeWork } from './state.js'
+import { activeWork, itemMessage } from './state.js'
 import { abortBatch } from './toolStep.js'
 import type { Tx } from './tx.js'
 
@@ -32,7 +32,7 @@ export const cancelClear = (tx: Tx, cause: AgentCancelCause, keepInbox: boolean)
 /** Empties the queued FIFO and staged steering, with one `discard` (queued first, R25). */
 export const discardPending = (tx: Tx): void => {
   const s = tx.state
-  const messages: AgentMessage[] = fifoToArray(s.queue).map((item) => item.message)
+  const messages: AgentMessage[] = fifoToArray(s.queue).map(itemMessage)
   for (const entry of s.outbox) if (entry.kind === 'steering') messages.push(entry.message)
   if (messages.length === 0) return
   tx.set({ queue: emptyFifo(), waking: 0, outbox: s.outbox.filter((e) => e.kind === 'context') })

@@ -106,7 +106,7 @@ describe('claim: wake, dequeue, submit (R6, R8, R10)', () => {
     ],
     [
       'R11: the submit starts promptSubmit with the prompt and its source',
-      claiming({ phase: 'dequeued', item: { message: msg('m1', PLUGIN), wakeup: true } }),
+      claiming({ phase: 'dequeued', item: msg('m1', PLUGIN) }),
       { type: 'claim/submit', activity: 1 },
       [
         effect({
@@ -116,7 +116,7 @@ describe('claim: wake, dequeue, submit (R6, R8, R10)', () => {
           source: PLUGIN,
         }),
       ],
-      { activity: claim({ phase: 'deciding', item: { message: msg('m1', PLUGIN), wakeup: true } }) },
+      { activity: claim({ phase: 'deciding', item: msg('m1', PLUGIN) }) },
     ],
   ]
   it.each(rows)('%s', checkRow)
@@ -169,7 +169,7 @@ describe('admission: allowed (R7, R12)', () => {
     ],
     [
       'R12: inherited prefix, rewritten prompt (original source), additional contexts, then admission-time entries',
-      claiming(deciding({ inherited: 2, item: { message: msg('m1', PLUGIN), wakeup: true } }), {
+      claiming(deciding({ inherited: 2, item: msg('m1', PLUGIN) }), {
         outbox: [S('s0'), C('c0'), S('s1'), C('c1')],
       }),
       allowed({ content: [text('rewritten')], additionalContexts: [msg('a1'), msg('a2')] }),

@@ -1,7 +1,7 @@
 import { fifoShift } from '../inbox/fifo.js'
 import type { Admission } from './inputs.js'
 import { settleContexts, writeEntries } from './outbox.js'
-import type { Claim } from './state.js'
+import { type Claim, itemMessage, itemWakes } from './state.js'
 import { beginStep } from './step.js'
 import type { Tx } from './tx.js'
 
@@ -47,10 +47,10 @@ export const claimDequeue = (tx: Tx, activity: number): void => {
   if (!head) return reject(tx, claim)
   tx.set({
     queue: head.rest,
-    waking: tx.state.waking - (head.item.wakeup ? 1 : 0),
+    waking: tx.state.waking - (itemWakes(head.item) ? 1 : 0),
     activity: { ...claim, item: head.item, phase: 'dequeued' },
   })
-  tx.live({ type: 'agent/inbox/dequeue', message: head.item.message })
+  tx.live({ type: 'agent/inbox/dequeue', message: itemMessage(head.item) })
   tx.effect({ kind: 'post', input: { type: 'claim/submit', activity } })
 }
 
@@ -58,7 +58,7 @@ export const claimSubmit = (tx: Tx, activity: number): void => {
   const claim = liveClaim(tx, activity)
   if (!claim?.item || claim.phase !== 'dequeued') return
   tx.set({ activity: { ...claim, phase: 'deciding' } })
-  const { content, source } = claim.item.message
+  const { content, source } = itemMessage(claim.item)
   tx.effect({ kind: 'prompt-submit', activity, content, source })
 }
 
@@ -67,7 +67,7 @@ export const admissionAllowed = (tx: Tx, activity: number, admission: Admission)
   const claim = liveClaim(tx, activity)
   if (!claim?.item || claim.phase !== 'deciding') return
   const { turn, inherited } = claim
-  const { message } = claim.item
+  const message = itemMessage(claim.item)
   const outbox = tx.state.outbox
   tx.set({ lastTurn: turn, outbox: [] })
   tx.durable({ type: 'turn/start', data: { turn, trigger: { kind: 'message', source: message.source } } })

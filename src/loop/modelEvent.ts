@@ -24,6 +24,18 @@ export class MalformedModelEventError extends Error {
 
 /** Validates one model event, keeping only the contract's keys. Throws on a malformed one. */
 export const parseModelEvent = (event: unknown): ModelEvent => {
+  // Fast path: a plain text/reasoning delta or a bare finish, the common events.
+  if (typeof event === 'object' && event !== null) {
+    const e = event as { type?: unknown; text?: unknown; reason?: unknown; usage?: unknown }
+    if ((e.type === 'text' || e.type === 'reasoning') && typeof e.text === 'string')
+      return { type: e.type, text: e.text }
+    if (
+      e.type === 'finish' &&
+      e.usage === undefined &&
+      (e.reason === 'stop' || e.reason === 'tool-calls' || e.reason === 'max-tokens')
+    )
+      return { type: 'finish', reason: e.reason }
+  }
   const result = modelEventSchema.safeParse(event)
   if (result.success) return result.data as ModelEvent
   const issue = result.error.issues[0]

@@ -22,6 +22,7 @@ import {
   type DeliveryState,
   EMPTY_DRAFT,
   initialState,
+  itemWakes,
   type OutboxEntry,
   type QueuedItem,
   type StepDraft,
@@ -45,7 +46,8 @@ export const PLUGIN: MessageSource = { kind: 'plugin', plugin: 'p' }
 /** A message whose text is its id, so labels name it: `enqueue(m1,queued)`, `user(m1)`. */
 export const msg = (id: string, source: MessageSource = USER): AgentMessage =>
   deepFreeze({ id: id as AgentMessageId, content: [{ type: 'text', text: id }], source })
-export const q = (id: string, wakeup = true): QueuedItem => deepFreeze({ message: msg(id), wakeup })
+export const q = (id: string, wakeup = true): QueuedItem =>
+  wakeup ? msg(id) : deepFreeze({ parked: msg(id) })
 export const S = (id: string): OutboxEntry => deepFreeze({ kind: 'steering', message: msg(id) })
 export const C = (id: string): OutboxEntry => deepFreeze({ kind: 'context', data: msg(id) })
 
@@ -59,7 +61,7 @@ export const make = (patch: Patch = {}): DeliveryState => {
   const fifo = queue.reduce<Fifo<QueuedItem>>((f, item) => fifoPush(f, item), emptyFifo())
   return deepFreeze({
     ...initialState('a'),
-    waking: queue.filter((i) => i.wakeup).length,
+    waking: queue.filter(itemWakes).length,
     ...rest,
     queue: fifo,
   })

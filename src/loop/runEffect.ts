@@ -19,6 +19,7 @@ import {
   takeUntil,
   takeWhile,
 } from 'rxjs'
+import type { Message } from '../messages/types.js'
 import type { Transcript } from '../session/session.js'
 import { flushTranscript, type SessionStore } from '../session/store.js'
 import { type AgentHooks, callHook, hookList } from './hooks.js'
@@ -88,6 +89,8 @@ export const createEffectRunner = <A>(
         })
       case 'prompt-submit': {
         const { activity, content, source } = effect
+        if (hookList(deps.hooks.promptSubmit).length === 0)
+          return of<Signal>({ type: 'admission/allowed', activity, admission: { additionalContexts: [] } })
         const signal = signalOf(activity)
         const initial: DecisionAcc = { content, rewritten: false, contexts: [], blocked: false }
         const decided = hookList(deps.hooks.promptSubmit).reduce<Observable<DecisionAcc>>(
@@ -120,6 +123,8 @@ export const createEffectRunner = <A>(
       }
       case 'step-hook': {
         const { activity, turn, step } = effect
+        if (hookList(deps.hooks.step).length === 0)
+          return of<Signal>({ type: 'step-hook/done', activity, step })
         const args = { agent, turn, step, signal: signalOf(activity) }
         return runHooks(hookList(deps.hooks.step), args).pipe(
           endWith<Signal>({ type: 'step-hook/done', activity, step }),
@@ -129,12 +134,20 @@ export const createEffectRunner = <A>(
       }
       case 'model': {
         const { activity, turn, step } = effect
+        // The messages are taken at this position but copied only if the adapter reads them:
+        // a copy per step of the whole history is O(n) per step, O(n²) over a session.
+        const transcript = deps.transcript
+        const count = transcript.messageCount
+        let messages: readonly Message[] | undefined
         const request = {
           agentId: deps.agentId,
           turn,
           step,
           ...(deps.system !== undefined ? { system: deps.system } : {}),
-          messages: deps.transcript.messages(),
+          get messages() {
+            messages ??= transcript.messagesAt(count)
+            return messages
+          },
           tools: deps.toolSpecs,
           signal: signalOf(activity),
         }
@@ -153,6 +166,8 @@ export const createEffectRunner = <A>(
           .pipe(untilStopped(effect.activity))
       case 'turn-stopping': {
         const { activity, turn, step } = effect
+        if (hookList(deps.hooks.turnStopping).length === 0)
+          return of<Signal>({ type: 'turn-stopping/done', activity })
         return runHooks(hookList(deps.hooks.turnStopping), { agent, turn, signal: signalOf(activity) }).pipe(
           endWith<Signal>({ type: 'turn-stopping/done', activity }),
           catchError((error: unknown) => of<Signal>({ type: 'hook/failed', activity, step, error })),

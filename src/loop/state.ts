@@ -13,7 +13,10 @@ import type {
 import type { FinishReason } from './model.js'
 
 /** A queued FIFO item: the accepted message and whether it may wake the driver (R8). */
-export type QueuedItem = { readonly message: AgentMessage; readonly wakeup: boolean }
+/** A waking item is the message itself; only a parked one is wrapped. */
+export type QueuedItem = AgentMessage | { readonly parked: AgentMessage }
+export const itemMessage = (item: QueuedItem): AgentMessage => ('parked' in item ? item.parked : item)
+export const itemWakes = (item: QueuedItem): boolean => !('parked' in item)
 
 /** Next-step input staged for the next safe boundary. Steering carries its id; context may. */
 export type OutboxEntry =

@@ -10,17 +10,23 @@ import type { DeliveryState } from './state.js'
 export class Tx {
   state: DeliveryState
   readonly out: Output[] = []
+  private copied = false
 
   constructor(state: DeliveryState) {
     this.state = state
   }
 
+  /** The first write of a reduction copies the state; later ones write into the copy. */
   set(patch: Partial<DeliveryState>): void {
-    this.state = { ...this.state, ...patch }
+    if (!this.copied) {
+      this.state = { ...this.state, ...patch }
+      this.copied = true
+    } else Object.assign(this.state, patch)
   }
 
   live(event: DistributiveOmit<AgentEvent, 'agentId'>): void {
-    this.out.push({ kind: 'live', event: { ...event, agentId: this.state.agentId } as AgentEvent })
+    ;(event as { agentId?: string }).agentId = this.state.agentId
+    this.out.push({ kind: 'live', event: event as AgentEvent })
   }
 
   durable(draft: DurableDraft): void {

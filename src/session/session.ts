@@ -71,6 +71,21 @@ export class Transcript {
     return this.snapshot
   }
 
+  /** How many messages the projection holds: a position to take `messagesAt` of later. */
+  get messageCount(): number {
+    return this.projection.length
+  }
+
+  /**
+   * The first `count` messages, frozen. The projection is append-only, so this is the same
+   * list whenever it is asked for: a request can take its position now and copy only when read.
+   */
+  messagesAt(count: number): readonly Message[] {
+    if (count === this.projection.length) return this.messages()
+    if (this.snapshot && this.snapshot.length === count) return this.snapshot
+    return Object.freeze(this.projection.slice(0, count))
+  }
+
   private project(event: SessionEvent): void {
     const message = projectEvent(event)
     if (!message) return
