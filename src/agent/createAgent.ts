@@ -16,6 +16,7 @@ import {
 import { AgentBusyError, AgentDisposedError } from '../errors.js'
 import type { AgentEvent, SessionEvent } from '../events.js'
 import { fifoToArray } from '../inbox/fifo.js'
+import { type AcceptedSend, splitSends } from '../inbox/splitSends.js'
 import { canRetry } from '../loop/close.js'
 import { hookList, type PromptDecision, type PromptSubmitArgs } from '../loop/hooks.js'
 import type { Command, Output, Signal } from '../loop/inputs.js'
@@ -64,11 +65,14 @@ export const createAgent = (options: AgentOptions): Agent => {
   const transcript = new Transcript(store, history, (error) => signals.next({ type: 'store/failed', error }))
   for (const draft of closeInterruptedTurn(history)) transcript.append(draft)
 
+  // The design card's shape: sends enter as an Observable and are split by target and wakeup
+  // (splitSends: connect + type-guard filters) into the queue and inject streams.
+  const sends = new Subject<AcceptedSend>()
   const commands = new Subject<Command>()
   let state = initialState(agentId, lastTurnOf(history))
   let finished = false
 
-  const reductions$ = merge(commands, signals).pipe(
+  const reductions$ = merge(sends.pipe(splitSends()), commands, signals).pipe(
     trampoline(),
     scan((acc, input) => reduce(acc.state, input), { state, out: [] as readonly Output[] }),
     tap((r) => {
@@ -96,15 +100,10 @@ export const createAgent = (options: AgentOptions): Agent => {
     ensureAccepting(call)
     const data = parseSendInput(input, call)
     const id = mintMessageId()
-    // Tagged here as `splitSends` would (queue: next-turn, or next-step with wakeup; else inject):
-    // the partition costs two filters, two maps, a connect and a merge per send.
-    const message = Object.freeze({ id, content: data.content, source: data.source })
-    const { target, wakeup } = sendOptions
-    commands.next(
-      target === 'next-turn' || wakeup
-        ? { type: 'queue', message, target, wakeup }
-        : { type: 'inject', message },
-    )
+    sends.next({
+      message: Object.freeze({ id, content: data.content, source: data.source }),
+      options: sendOptions,
+    })
     return id
   }
   const completed = new Promise<void>((resolve) => output$.subscribe({ complete: resolve }))
@@ -197,6 +196,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     scheduler,
     complete: () => {
       finished = true
+      sends.complete()
       commands.complete()
       signals.complete()
     },
