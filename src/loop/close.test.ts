@@ -1,5 +1,5 @@
 /** Table tests of `close.ts`: checkpoint, the next move and retry (R8, R9, R13b, R13c, R24, R36). */
-import { describe, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   between,
   betweenTurns,
@@ -10,6 +10,7 @@ import {
   claim,
   claiming,
   deciding,
+  deepFreeze,
   durable,
   type IgnoredRow,
   idle,
@@ -17,9 +18,11 @@ import {
   q,
   type Row,
   S,
+  show,
   stepHook,
   turning,
 } from './reduce.fixtures.js'
+import { reduce } from './reduce.js'
 
 // ---------------------------------------------------------------------------------------------
 // Between turns: checkpoint, next move, retry (R8, R9, R13b, R13c, R24, R36)
@@ -122,7 +125,7 @@ describe('close: checkpoint and the next move (R8, R9, R13b, R24, R36)', () => {
       turning({ phase: 'request-error', stepOpen: false, requestError: boom }),
       { type: 'retry' },
       [],
-      { retryPending: true },
+      { retryPending: true, retryError: boom },
     ],
   ]
   it.each(rows)('%s', checkRow)
@@ -164,4 +167,16 @@ describe('close: checkpoint and the next move (R8, R9, R13b, R24, R36)', () => {
     ['R29: retry() while disposing is ignored', idle({ disposal: 'finalizing' }), { type: 'retry' }],
   ]
   it.each(ignored)('%s', checkIgnored)
+})
+
+describe('close: a retry that never opens', () => {
+  it('R24, R29: dispose() between a failed turn and its retry publishes the owed settled {error}', () => {
+    const before = betweenTurns(
+      { checkpointed: true },
+      { retryPending: true, retryError: boom, disposal: 'disposing', status: 'running', lastTurn: 1 },
+    )
+    const { state, out } = reduce(deepFreeze(before), { type: 'advance', activity: 1 })
+    expect(out.map(show)).toEqual(['settled(1,error)', 'idle', 'finalize'])
+    expect(state.retryPending).toBe(false)
+  })
 })

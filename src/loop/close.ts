@@ -58,7 +58,15 @@ export const advance = (tx: Tx, activity: number): void => {
   if (a?.kind !== 'between' || a.id !== activity) return
   tx.set({ activity: null })
   const s = tx.state
-  if (s.disposal !== 'none') return finishDisposal(tx)
+  if (s.disposal !== 'none') {
+    // dispose() came between a failed turn and its retry: the retry never opens, so the failed
+    // turn is the last of its chain and owes its settled (R24).
+    if (s.retryPending) {
+      tx.set({ retryPending: false })
+      tx.live({ type: 'agent/settled', turn: s.lastTurn, reason: { kind: 'error', error: s.retryError } })
+    }
+    return finishDisposal(tx)
+  }
   if (s.retryPending) return openRetryTurn(tx)
   if (s.waking > 0) return beginClaim(tx)
   // No turn follows to inherit it (R26): context staged without steering is a durable fact and
@@ -87,7 +95,13 @@ export const openRetryTurn = (tx: Tx): void => {
   const id = s.nextActivity
   const turn = s.lastTurn + 1
   const outbox = s.outbox
-  tx.set({ nextActivity: id + 1, lastTurn: turn, retryPending: false, window: true, outbox: [] })
+  tx.set({
+    nextActivity: id + 1,
+    lastTurn: turn,
+    retryPending: false,
+    window: true,
+    outbox: [],
+  })
   if (s.status === 'idle') {
     tx.set({ status: 'running' })
     tx.live({ type: 'agent/status', status: 'running' })
@@ -104,7 +118,7 @@ export const retry = (tx: Tx): void => {
   if (s.activity === null) return openRetryTurn(tx)
   const work = activeWork(s)
   if (work?.kind === 'turn' && work.phase === 'request-error' && !work.abort && !s.retryPending) {
-    tx.set({ retryPending: true })
+    tx.set({ retryPending: true, retryError: work.requestError })
   }
 }
 

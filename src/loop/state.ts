@@ -99,6 +99,8 @@ export type DeliveryState = {
   readonly nextActivity: number
   /** `retry()` was called inside `requestError`; the retry turn opens after this turn's end. */
   readonly retryPending: boolean
+  /** The request error of the last turn `retry()` was called for (read while `retryPending`). */
+  readonly retryError?: unknown
   readonly disposal: Disposal
 }
 
