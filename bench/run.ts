@@ -1,28 +1,88 @@
 /**
- * Runs every benchmark script in bench/ (each `*.ts` except this one), one child process each,
- * in name order: `npm run bench`. Exits non-zero when a script fails.
+ * `npm run bench`: runs the benchmarks, one child process each (with `--expose-gc`), and prints
+ * one combined table of the issue #7 figures (accept, turns, drain, memory: steerable beside the
+ * peer `@mariozechner/pi-agent-core` in both its queue modes and the hand-written floor, with
+ * steerable's ratio to each, all measured in the same run), then the file-store benchmark.
+ *
+ * The peer lives in its own package, bench/peers (package.json + lockfile), installed on first
+ * use with `npm ci --prefix bench/peers`, so the library's own install stays lean.
+ *
+ * Options (environment): BENCH_RUNS (runs per median, default 3; accept uses 5),
+ * BENCH_DRAIN_BUDGET_S (time budget of one 100k drain, default 60), BENCH_ONLY (comma-separated
+ * script names, e.g. `BENCH_ONLY=accept,drain`). Exits non-zero when a script fails.
  */
 import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { machineInfo, type Row, renderTable } from './lib/report.js'
+import { ensurePeers } from './lib/subjects.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const self = basename(fileURLToPath(import.meta.url))
-const scripts = readdirSync(here)
-  .filter((name) => name.endsWith('.ts') && name !== self)
-  .sort()
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim())
+/** The issue #7 scripts report rows for the combined table; the others print their own. */
+const scripts: readonly { readonly name: string; readonly rows: boolean }[] = [
+  { name: 'accept', rows: true },
+  { name: 'turns', rows: true },
+  { name: 'drain', rows: true },
+  { name: 'memory', rows: true },
+  { name: 'fileStore', rows: false },
+].filter((s) => !only || only.includes(s.name))
 
+const started = Date.now()
+const peerReady = ensurePeers()
+const peerVersion = peerReady
+  ? (
+      JSON.parse(
+        readFileSync(join(here, 'peers/node_modules/@mariozechner/pi-agent-core/package.json'), 'utf8'),
+      ) as { version: string }
+    ).version
+  : undefined
+
+const out = mkdtempSync(join(tmpdir(), 'steerable-bench-'))
+const rows: Row[] = []
 let failed = 0
-for (const name of scripts) {
-  console.log(`\n# ${name}\n`)
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, name)], {
+for (const { name, rows: hasRows } of scripts) {
+  console.log(`\n# ${name}.ts`)
+  const file = join(out, `${name}.json`)
+  const t0 = Date.now()
+  const result = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, `${name}.ts`)], {
     stdio: 'inherit',
     cwd: join(here, '..'),
+    env: { ...process.env, BENCH_OUT: file },
   })
   if (result.status !== 0) {
     failed++
-    console.error(`${name} failed (${result.signal ?? `exit ${result.status}`})`)
+    console.error(`${name}.ts failed (${result.signal ?? `exit ${result.status}`})`)
+    continue
   }
+  console.log(`(${name}.ts: ${((Date.now() - t0) / 1000).toFixed(0)} s)`)
+  if (hasRows) rows.push(...(JSON.parse(readFileSync(file, 'utf8')) as Row[]))
 }
+rmSync(out, { recursive: true, force: true })
+
+console.log(`\n${'='.repeat(100)}`)
+console.log('steerable benchmarks (issue #7): combined table')
+console.log(machineInfo())
+console.log(
+  'command: npm run bench  (tsx bench/run.ts; each script: node --expose-gc --import tsx bench/<name>.ts)',
+)
+console.log(
+  `peer: @mariozechner/pi-agent-core ${peerVersion ?? '(not installed)'} (bench/peers), default followUpMode 'one-at-a-time' and 'all'`,
+)
+console.log(`floor: bench/floor.ts (array + head index, no streams, no validation)`)
+console.log(`total time: ${((Date.now() - started) / 1000).toFixed(0)} s`)
+console.log('')
+console.log(renderTable(rows))
+console.log(
+  [
+    '',
+    'Figures are medians of the runs shown (per subject: steerable/pi 1-at-a-time/pi all/floor); ratios are',
+    "steerable's figure divided by the other's, both measured in this run. '>' marks a drain stopped at its",
+    'time budget (a lower bound; the extrapolation fits the per-turn cost over the turn index).',
+    "pi all runs all queued follow-ups as one turn (its semantics), not one turn each. '—': not measured",
+    '(the peer runs the same code in both modes there).',
+  ].join('\n'),
+)
 process.exitCode = failed > 0 ? 1 : 0

@@ -1,0 +1,65 @@
+/**
+ * Issue #7, part 1: the time per accepted followup while a turn is held open, for 100,000 sends
+ * (steerable: validation, snapshot, freeze, id and enqueue included), beside the peer's
+ * `followUp` and the floor. Two forms for steerable: the string shorthand and `{content, source}`
+ * data (which is deep-copied by `jsonSnapshot` and checked by the zod schema); the peer and the
+ * floor take the same message both times.
+ *
+ * `node --expose-gc --import tsx bench/accept.ts` (or `npm run bench`). Medians of RUNS runs after
+ * one warm-up run; subjects alternate within each run, so ratios compare the same moments.
+ */
+import { performance } from 'node:perf_hooks'
+import { collect, median, progress, type Row, report, SUBJECTS, type SubjectId } from './lib/report.js'
+import { type Harness, loadSubjects } from './lib/subjects.js'
+
+const N = Number(process.env.BENCH_ACCEPT_N ?? 100_000)
+const RUNS = Number(process.env.BENCH_RUNS ?? 5)
+const { factories } = await loadSubjects()
+
+type Form = 'send' | 'sendData'
+const FORMS: readonly [Form, string][] = [
+  ['send', "followup('text')"],
+  ['sendData', 'followup({content, source})'],
+]
+
+/** µs per send for N sends into a harness whose first turn is held open. */
+const acceptOnce = async (make: () => Harness, form: Form): Promise<number> => {
+  const h = make()
+  await h.hold('first')
+  collect()
+  const t0 = performance.now()
+  for (let i = 0; i < N; i++) h[form]('a followup message')
+  const elapsed = performance.now() - t0
+  h.discard()
+  h.release()
+  await h.whenIdle()
+  await h.dispose()
+  return (elapsed * 1000) / N
+}
+
+const times = new Map<string, number[]>()
+const present = SUBJECTS.filter((s) => factories[s])
+for (let run = 0; run <= RUNS; run++) {
+  // Rotate the order each run, so no subject always runs right after another's garbage.
+  const order = present.map((_, i) => present[(i + run) % present.length] as SubjectId)
+  for (const [form] of FORMS) {
+    for (const subject of order) {
+      const make = factories[subject]
+      if (!make) continue
+      const us = await acceptOnce(() => make(), form)
+      if (run > 0) times.set(`${form}/${subject}`, [...(times.get(`${form}/${subject}`) ?? []), us])
+    }
+  }
+  progress(`accept: run ${run}/${RUNS}${run === 0 ? ' (warm-up)' : ''}`)
+}
+
+const rows: Row[] = FORMS.map(([form, label]) => ({
+  section: `accept: time per followup() while a turn is held open, ${N.toLocaleString('en-US')} sends`,
+  measure: label,
+  unit: 'µs',
+  runs: String(RUNS),
+  cells: Object.fromEntries(
+    present.map((s) => [s, { value: median(times.get(`${form}/${s}`) ?? []) }] as const),
+  ),
+}))
+report('accept', rows)
