@@ -1,0 +1,125 @@
+/** fast-check arbitraries for a reliability `Schedule` (see schedule.ts). */
+import fc from 'fast-check'
+import {
+  type Admission,
+  type HookPlan,
+  type Op,
+  type Plan,
+  REACTION_EVENTS,
+  type Reaction,
+  type Reply,
+  type RequestErrorPlan,
+  Schedule,
+  type Step,
+  type ToolCallPlan,
+} from './schedule.js'
+
+const delay = fc.integer({ min: 0, max: 4 })
+const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary })
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  w(10, fc.constant({ kind: 'followup' as const })),
+  w(8, fc.constant({ kind: 'steer' as const })),
+  w(6, fc.constant({ kind: 'inject' as const })),
+  w(3, fc.constant({ kind: 'parked' as const })),
+  w(
+    6,
+    fc.record({
+      kind: fc.constant('cancel' as const),
+      cause: fc.constantFrom('user' as const, 'parent' as const),
+      keepInbox: fc.boolean(),
+    }),
+  ),
+  w(2, fc.constant({ kind: 'retry' as const })),
+  w(2, fc.constant({ kind: 'whenIdle' as const })),
+  w(1, fc.constant({ kind: 'dispose' as const })),
+)
+
+/** Some steps share a frame, so that bursts of calls happen in one synchronous stretch (R6). */
+const frameArb = fc.oneof(w(3, fc.integer({ min: 0, max: 40 })), w(1, fc.constantFrom(3, 9)))
+const stepArb: fc.Arbitrary<Step> = fc.record({ t: frameArb, op: opArb })
+
+const toolCallArb: fc.Arbitrary<ToolCallPlan> = fc.record({
+  tool: fc.oneof(
+    w(4, fc.constantFrom('ok' as const, 'pok' as const)),
+    w(2, fc.constant('fail' as const)),
+    w(2, fc.constantFrom('hang' as const, 'hangValue' as const, 'hangErr' as const, 'hangSend' as const)),
+    w(2, fc.constantFrom('ctx' as const, 'conclude' as const)),
+    w(1, fc.constantFrom('nope' as const, 'badArgs' as const)),
+  ),
+  d: delay,
+})
+
+const replyArb: fc.Arbitrary<Reply> = fc.oneof(
+  w(
+    8,
+    fc.record({
+      kind: fc.constant('stream' as const),
+      words: fc.integer({ min: 0, max: 3 }),
+      calls: fc.array(toolCallArb, { maxLength: 3 }),
+      finish: fc.constantFrom('stop' as const, 'tool-calls' as const, 'max-tokens' as const, 'none' as const),
+      gaps: fc.array(delay, { minLength: 1, maxLength: 3 }),
+      trailing: fc.boolean(),
+    }),
+  ),
+  w(1, fc.record({ kind: fc.constant('fail' as const), after: fc.integer({ min: 0, max: 2 }), gap: delay })),
+  w(1, fc.record({ kind: fc.constant('malformed' as const), gap: delay })),
+  w(
+    1,
+    fc.record({
+      kind: fc.constant('hang' as const),
+      onAbort: fc.constantFrom('error' as const, 'never' as const),
+    }),
+  ),
+)
+
+const admissionArb: fc.Arbitrary<Admission> = fc.oneof(
+  w(
+    12,
+    fc.record({
+      kind: fc.constant('allow' as const),
+      d: delay,
+      rewrite: fc.boolean(),
+      contexts: fc.integer({ min: 0, max: 2 }),
+    }),
+  ),
+  w(2, fc.record({ kind: fc.constantFrom('block' as const, 'error' as const), d: delay })),
+  w(1, fc.record({ kind: fc.constantFrom('throw' as const, 'invalid' as const) })),
+  w(
+    1,
+    fc.record({
+      kind: fc.constant('hang' as const),
+      onAbort: fc.constantFrom('never' as const, 'error' as const, 'allow' as const),
+    }),
+  ),
+)
+
+const hookArb: fc.Arbitrary<HookPlan> = fc.oneof(
+  w(8, fc.record({ kind: fc.constant('ok' as const), d: delay })),
+  w(1, fc.record({ kind: fc.constantFrom('throw' as const, 'hang' as const) })),
+)
+
+const requestErrorArb: fc.Arbitrary<RequestErrorPlan> = fc.record({ retry: fc.boolean(), d: delay })
+
+const reactionArb: fc.Arbitrary<Reaction> = fc.record({
+  on: fc.constantFrom(...REACTION_EVENTS),
+  nth: fc.integer({ min: 1, max: 3 }),
+  op: fc.oneof(
+    w(4, fc.constantFrom('followup' as const, 'steer' as const, 'inject' as const, 'parked' as const)),
+    w(2, fc.constantFrom('cancel' as const, 'cancelKeep' as const)),
+    w(1, fc.constantFrom('retry' as const, 'dispose' as const)),
+  ),
+})
+
+export const planArb: fc.Arbitrary<Plan> = fc.record({
+  steps: fc.array(stepArb, { minLength: 1, maxLength: 12 }),
+  replies: fc.array(replyArb, { minLength: 1, maxLength: 8 }),
+  admissions: fc.option(fc.array(admissionArb, { minLength: 1, maxLength: 4 }), { nil: null, freq: 2 }),
+  stepHooks: fc.array(hookArb, { maxLength: 3 }),
+  turnStopping: fc.array(hookArb, { maxLength: 2 }),
+  requestErrors: fc.array(requestErrorArb, { maxLength: 3 }),
+  reactions: fc.array(reactionArb, { maxLength: 4 }),
+})
+
+/** A random schedule; shrinks through the plan and prints as a script. */
+export const scheduleArb: fc.Arbitrary<Schedule> = planArb.map((plan) => new Schedule(plan))

@@ -1,0 +1,74 @@
+/**
+ * The reliability property (issue #7): a random schedule over the whole public surface runs on
+ * virtual time against a fresh agent, and every run must keep the contract's invariants:
+ *
+ * - R30 / V8: `inboxConservation()` from creation, nothing outstanding after `dispose()`, every
+ *   id enqueued once then dequeued or discarded once (an inject: on exactly one `user/message`);
+ *   FIFO order of claims, drains and discards; R3–R5 routing of top-level calls.
+ * - R31 / R9: `statusAlternation()`; idle only with nothing waking, never inside a turn.
+ * - Turns and steps balanced and numbered; only contexts between turns; `settled` once per chain.
+ * - R7 / R12 / R13: one ordinary prompt per turn, the claimed one, written in the R12 order.
+ * - R15–R18, R21b, R23–R25: each step's answer, tool result codes, conclusion, continuation.
+ * - V1: injected and tool-produced context is never lost.
+ * - R28: no liveness gap (a running agent at rest waits on something that hangs), an idle agent
+ *   is quiescent, and every `whenIdle()` resolves before the final `dispose()`.
+ * - R6 / R13b / R19 / R24–R27: what top-level calls and subscribers of turn/end, settled, idle
+ *   and cancel-requested may and may not change; V2 after `dispose()`.
+ * - R37: the transcript replays (`createAgent({history})`) into identical `session.messages()`.
+ *
+ * A failure throws with the problems and the labelled timeline; fast-check prints the shrunk
+ * schedule as a script (`Schedule[fc.toStringMethod]`). The schedules in regressions.ts run first.
+ */
+import { isDeepStrictEqual } from 'node:util'
+import fc from 'fast-check'
+import { createAgent } from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
+import { scheduleArb } from './arbitrary.js'
+import { checkInbox } from './checkInbox.js'
+import { checkPrompts } from './checkPrompts.js'
+import { checkSteps } from './checkSteps.js'
+import { checkTurns } from './checkTurns.js'
+import { REGRESSIONS } from './regressions.js'
+import { runSchedule } from './run.js'
+import type { Schedule } from './schedule.js'
+
+/** Runs one schedule and returns every broken invariant (empty when the run is fine). */
+export const problemsOf = async (schedule: Schedule): Promise<{ problems: string[]; timeline: string }> => {
+  const { agent, log, show } = await runSchedule(schedule)
+  const problems = [
+    ...log.problems,
+    ...checkInbox(log),
+    ...checkTurns(log),
+    ...checkPrompts(log, schedule),
+    ...checkSteps(log.durable, schedule),
+  ]
+  const events = agent.session.events
+  if (!isDeepStrictEqual(events, log.durable)) problems.push('transcript$ differs from session.events')
+  const replay = createAgent({ model: scriptedModel([]), history: events })
+  if (!isDeepStrictEqual(replay.session.messages(), agent.session.messages()))
+    problems.push('R37/R38: the transcript does not replay into the same session.messages()')
+  if (!isDeepStrictEqual(replay.session.events, events)) problems.push('R37: replayed events differ')
+  return { problems, timeline: problems.length > 0 ? show() : '' }
+}
+
+export const reliabilityProperty = (): fc.IAsyncPropertyWithHooks<[Schedule]> =>
+  fc.asyncProperty(scheduleArb, async (schedule) => {
+    const { problems, timeline } = await problemsOf(schedule)
+    if (problems.length > 0)
+      throw new Error(
+        `${problems.length} broken invariant(s):\n- ${problems.join('\n- ')}\ntimeline:\n${timeline}`,
+      )
+  })
+
+/** fast-check parameters: `numRuns` random schedules after the known regressions. */
+export const reliabilityParameters = (numRuns: number, seed?: number): fc.Parameters<[Schedule]> => ({
+  numRuns,
+  examples: REGRESSIONS.map((schedule) => [schedule]),
+  ...(seed !== undefined ? { seed } : {}),
+})
+
+/** `fc.assert` of the property; resolves with the number of random runs that passed. */
+export const assertReliability = async (numRuns: number, seed?: number): Promise<number> => {
+  await fc.assert(reliabilityProperty(), reliabilityParameters(numRuns, seed))
+  return numRuns
+}

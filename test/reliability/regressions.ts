@@ -1,0 +1,34 @@
+/**
+ * Shrunk schedules the property found, replayed first on every run (fast-check `examples`), so a
+ * fixed bug stays fixed whatever the seed.
+ */
+import { Schedule } from './schedule.js'
+
+export const REGRESSIONS: readonly Schedule[] = [
+  // settled (R24 / section 4): requestError calls retry(), then dispose() from a turn/end
+  // subscriber drops the retry turn; turn 1 is the last of its chain but never settles.
+  new Schedule({
+    steps: [{ t: 0, op: { kind: 'followup' } }],
+    replies: [],
+    admissions: null,
+    stepHooks: [],
+    turnStopping: [],
+    requestErrors: [{ retry: true, d: 0 }],
+    reactions: [{ on: 'turn/end', nth: 1, op: 'dispose' }],
+  }),
+  // Decision (README, Ordering): r3i is called after r2i but, sent while r1s's enqueue is
+  // delivered, is placed depth-first before it; every other invariant must still hold.
+  new Schedule({
+    steps: [{ t: 0, op: { kind: 'followup' } }],
+    replies: [{ kind: 'stream', words: 1, calls: [], finish: 'stop', gaps: [0], trailing: false }],
+    admissions: null,
+    stepHooks: [],
+    turnStopping: [],
+    requestErrors: [],
+    reactions: [
+      { on: 'running', nth: 1, op: 'steer' },
+      { on: 'running', nth: 1, op: 'inject' },
+      { on: 'enqueue', nth: 2, op: 'inject' },
+    ],
+  }),
+]
