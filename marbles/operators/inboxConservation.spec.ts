@@ -1,40 +1,9 @@
 import { from, lastValueFrom, toArray } from 'rxjs'
-import { configure } from 'rxjs-marbles'
 import { describe, expect, it } from 'vitest'
 import { InvariantViolation } from '../../src/errors.js'
 import type { AgentEvent } from '../../src/events.js'
-import type { AgentMessage, AgentMessageId, AgentStatus } from '../../src/messages/types.js'
 import { inboxConservation } from '../../src/operators/inboxConservation.js'
-
-const { marbles } = configure({
-  assertDeepEqual: (a: unknown, e: unknown) => {
-    expect(a).toStrictEqual(e)
-  },
-  frameworkMatcher: true,
-})
-
-const message = (id: string): AgentMessage => ({
-  id: id as AgentMessageId,
-  content: [{ type: 'text', text: 'x' }],
-  source: { kind: 'user' },
-})
-const enqueue = (id: string, agentId = 'a'): AgentEvent => ({
-  type: 'agent/inbox/enqueue',
-  agentId,
-  message: message(id),
-  placement: 'queued',
-})
-const dequeue = (id: string, agentId = 'a'): AgentEvent => ({
-  type: 'agent/inbox/dequeue',
-  agentId,
-  message: message(id),
-})
-const discard = (ids: readonly string[], agentId = 'a'): AgentEvent => ({
-  type: 'agent/inbox/discard',
-  agentId,
-  messages: ids.map(message),
-})
-const status = (s: AgentStatus, agentId = 'a'): AgentEvent => ({ type: 'agent/status', agentId, status: s })
+import { dequeue, discard, enqueue, marbles, status } from './fixtures.js'
 
 const notOutstanding = (type: string, id: string, agentId = 'a') =>
   new InvariantViolation(

@@ -1,5 +1,4 @@
 import { from, lastValueFrom, type Observable, toArray } from 'rxjs'
-import { configure } from 'rxjs-marbles'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { InvalidInputError } from '../../src/errors.js'
 import type {
@@ -9,33 +8,8 @@ import type {
   SessionEventOf,
   StatusEvent,
 } from '../../src/events.js'
-import type { AgentMessage, AgentMessageId, AgentStatus } from '../../src/messages/types.js'
 import { ofType } from '../../src/operators/ofType.js'
-
-const { marbles } = configure({
-  assertDeepEqual: (a: unknown, e: unknown) => {
-    expect(a).toStrictEqual(e)
-  },
-  frameworkMatcher: true,
-})
-
-const message = (id: string): AgentMessage => ({
-  id: id as AgentMessageId,
-  content: [{ type: 'text', text: 'x' }],
-  source: { kind: 'user' },
-})
-const enqueue = (id: string, agentId = 'a'): AgentEvent => ({
-  type: 'agent/inbox/enqueue',
-  agentId,
-  message: message(id),
-  placement: 'queued',
-})
-const dequeue = (id: string, agentId = 'a'): AgentEvent => ({
-  type: 'agent/inbox/dequeue',
-  agentId,
-  message: message(id),
-})
-const status = (s: AgentStatus, agentId = 'a'): AgentEvent => ({ type: 'agent/status', agentId, status: s })
+import { dequeue, enqueue, marbles, status } from './fixtures.js'
 
 /** Value legend shared by the diagrams below. */
 const v = {

@@ -1,30 +1,10 @@
 import { from, lastValueFrom, toArray } from 'rxjs'
-import { configure } from 'rxjs-marbles'
 import { describe, expect, it } from 'vitest'
 import { InvariantViolation } from '../../src/errors.js'
 import type { AgentEvent } from '../../src/events.js'
-import type { AgentMessage, AgentMessageId, AgentStatus } from '../../src/messages/types.js'
+import type { AgentStatus } from '../../src/messages/types.js'
 import { statusAlternation } from '../../src/operators/statusAlternation.js'
-
-const { marbles } = configure({
-  assertDeepEqual: (a: unknown, e: unknown) => {
-    expect(a).toStrictEqual(e)
-  },
-  frameworkMatcher: true,
-})
-
-const message = (id: string): AgentMessage => ({
-  id: id as AgentMessageId,
-  content: [{ type: 'text', text: 'x' }],
-  source: { kind: 'user' },
-})
-const enqueue = (id: string, agentId = 'a'): AgentEvent => ({
-  type: 'agent/inbox/enqueue',
-  agentId,
-  message: message(id),
-  placement: 'queued',
-})
-const status = (s: AgentStatus, agentId = 'a'): AgentEvent => ({ type: 'agent/status', agentId, status: s })
+import { enqueue, marbles, status } from './fixtures.js'
 
 const repeated = (s: AgentStatus, agentId = 'a') =>
   new InvariantViolation(
