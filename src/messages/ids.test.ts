@@ -1,4 +1,4 @@
-import { isValid } from 'ulid'
+import { decodeTime, encodeTime, incrementBase32, isValid } from 'ulid'
 import { describe, expect, it } from 'vitest'
 import { createIdMinter } from './ids.js'
 
@@ -17,5 +17,42 @@ describe('createIdMinter', () => {
     const first = mint()
     now -= 5000
     expect(mint() > first).toBe(true)
+  })
+})
+
+describe('createIdMinter, against ulid', () => {
+  it('within one millisecond, each random part is ulid incrementBase32 of the previous one', () => {
+    const mint = createIdMinter(() => 1_700_000_000_000)
+    let previous = mint()
+    for (let i = 0; i < 5000; i++) {
+      const next = mint()
+      expect(next.slice(0, 10)).toBe(encodeTime(1_700_000_000_000, 10))
+      expect(next.slice(10)).toBe(incrementBase32(previous.slice(10)))
+      previous = next
+    }
+  })
+
+  it('carries across Z digits like incrementBase32', () => {
+    // 40,000 increments cross a one-digit carry every 32 ids and a two-digit one every 1,024.
+    const mint = createIdMinter(() => 5)
+    const ids = Array.from({ length: 40_000 }, mint)
+    for (let i = 1; i < ids.length; i++)
+      expect((ids[i] as string).slice(10)).toBe(incrementBase32((ids[i - 1] as string).slice(10)))
+  })
+
+  it('a later millisecond starts a fresh random part with the new time (decodeTime)', () => {
+    let now = 1_000
+    const mint = createIdMinter(() => now)
+    mint()
+    now = 2_000
+    const id = mint()
+    expect(decodeTime(id)).toBe(2_000)
+    expect(isValid(id)).toBe(true)
+  })
+
+  it('mints flat strings of exactly 26 characters', () => {
+    const id = createIdMinter()()
+    expect(id).toHaveLength(26)
+    expect(typeof id).toBe('string')
   })
 })
