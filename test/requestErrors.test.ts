@@ -10,6 +10,7 @@ import {
   type AgentHooks,
   MalformedModelEventError,
   type ModelEvent,
+  type ModelRequest,
 } from '../src/index.js'
 import type { ScriptedReply } from '../src/testing.js'
 import { answered, oneTurn, opening } from './support/labels.js'
@@ -563,5 +564,53 @@ describe('the model stream contract', () => {
       { turn: 3, step: 1, content: [], usage: { inputTokens: 1, outputTokens: 0 } },
     ])
     expect('usage' in (answers[1] ?? {})).toBe(false)
+  })
+})
+
+describe('section 3: an adapter that returns an array is answered at once, exactly like the same events as a stream', () => {
+  const text = (t: string): ModelEvent => ({ type: 'text', text: t })
+  const answers: [string, unknown[]][] = [
+    ['text and finish', [text('one'), text(' two'), { type: 'finish', reason: 'stop' }]],
+    ['no finish (finished with stop)', [text('no finish')]],
+    [
+      'events after finish (ignored)',
+      [text('kept'), { type: 'finish', reason: 'stop' }, text('x'), { type: 'bogus' }],
+    ],
+    ['a malformed event mid-answer (a failed request)', [text('partial'), { type: 'bogus' }, text('never')]],
+    ['a tool call to an unknown tool', [{ type: 'tool-call', id: 'c1', name: 'nope', arguments: '{}' }]],
+    ['nothing at all', []],
+  ]
+  it.each(answers)('R24, section 3: %s', async (_what, list) => {
+    const outcome = async (reply: ScriptedReply) => {
+      const { agent, log, durable, live } = runSpied([reply, 'after'])
+      agent.followup('go')
+      await agent.whenIdle()
+      agent.followup('again')
+      await agent.whenIdle()
+      const errors = live.flatMap((e) => (e.type === 'agent/error' ? [String(e.error)] : []))
+      // Ids differ between the two runs; everything else must not.
+      const data = durable.map((e) => [e.type, { ...e.data, id: undefined }])
+      return { log, data, errors }
+    }
+    const asArray = await outcome(() => list as ModelEvent[])
+    const asStream = await outcome(() => from(list as ModelEvent[]))
+    expect(asArray).toEqual(asStream)
+    expect(asArray.log.at(-1)).toBe('idle')
+  })
+
+  it('R25: a request kept by the adapter and read only after cancel() has an aborted signal with the cause', async () => {
+    let kept: ModelRequest | undefined
+    const { agent } = run([
+      (request: ModelRequest) => {
+        kept = request
+        return new Observable<ModelEvent>(() => {})
+      },
+    ])
+    agent.followup('go')
+    await delay(1)
+    agent.cancel({ kind: 'user' })
+    await agent.whenIdle()
+    expect(kept?.signal.aborted).toBe(true)
+    expect(kept?.signal.reason).toStrictEqual({ kind: 'user' })
   })
 })

@@ -5,7 +5,6 @@ import {
   firstValueFrom,
   map,
   merge,
-  mergeMap,
   Observable,
   Subject,
   scan,
@@ -20,6 +19,7 @@ import { type AcceptedSend, splitSends } from '../inbox/splitSends.js'
 import { canRetry } from '../loop/close.js'
 import { hookList, type PromptDecision, type PromptSubmitArgs } from '../loop/hooks.js'
 import type { Command, Output, Signal } from '../loop/inputs.js'
+import { mergeEffects } from '../loop/mergeEffects.js'
 import { reduce } from '../loop/reduce.js'
 import { createEffectRunner } from '../loop/runEffect.js'
 import { initialState, isQuiescent, itemMessage, itemWakes } from '../loop/state.js'
@@ -204,7 +204,8 @@ export const createAgent = (options: AgentOptions): Agent => {
   output$
     .pipe(
       filter((o) => o.kind === 'effect'),
-      mergeMap((o) => runEffect(o.effect)),
+      map((o) => o.effect),
+      mergeEffects(runEffect),
     )
     .subscribe((signal) => signals.next(signal))
   return agent

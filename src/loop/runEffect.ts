@@ -7,27 +7,32 @@ import {
   EMPTY,
   endWith,
   filter,
-  from,
   ignoreElements,
   map,
-  Observable,
+  type Observable,
   of,
   type SchedulerLike,
   Subject,
-  type Subscription,
   take,
   takeUntil,
-  takeWhile,
 } from 'rxjs'
-import type { Message } from '../messages/types.js'
 import type { Transcript } from '../session/session.js'
 import { flushTranscript, type SessionStore } from '../session/store.js'
+import { callModel } from './callModel.js'
 import { type AgentHooks, callHook, hookList } from './hooks.js'
-import type { Effect, Signal } from './inputs.js'
+import type { Admission, Effect, Signal } from './inputs.js'
+import { type EffectAnswer, later } from './mergeEffects.js'
 import type { ModelAdapter, ToolSpec } from './model.js'
-import { parseModelEvent } from './modelEvent.js'
 import { type DecisionAcc, parseDecision } from './parseDecision.js'
 import type { ToolBatchRunner } from './toolBatch.js'
+
+type AbortCell = { controller?: AbortController }
+const controllerIn = (cell: AbortCell): AbortController => {
+  cell.controller ??= new AbortController()
+  return cell.controller
+}
+
+const NO_CONTEXTS: Admission = Object.freeze({ additionalContexts: Object.freeze([]) })
 
 export type EffectRunnerDeps<A> = {
   readonly agent: A
@@ -45,20 +50,28 @@ export type EffectRunnerDeps<A> = {
 }
 
 /**
- * Turns effects into Observables of signals. Every effect of an activity runs with that
+ * Turns effects into their answers: signals known at once, or an Observable of them. Every effect of an activity runs with that
  * activity's `AbortSignal` and stops (unsubscribes) at its `stop` effect, which the reducer emits
  * only after the abort listeners ran (R25).
  */
-export const createEffectRunner = <A>(
-  deps: EffectRunnerDeps<A>,
-): ((effect: Effect) => Observable<Signal>) => {
-  const controllers = new Map<number, AbortController>()
-  const stop$ = new Subject<number>()
-  const signalOf = (activity: number): AbortSignal => {
-    const controller = controllers.get(activity) ?? new AbortController()
-    controllers.set(activity, controller)
-    return controller.signal
+export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effect) => EffectAnswer) => {
+  /**
+   * An activity's abort controller lives in a cell made per activity; the controller itself is
+   * made on first use, since most turns never read their signal. Readers keep the cell, so a
+   * signal first read after the activity stopped is still the aborted one when it was aborted.
+   */
+  const cells = new Map<number, AbortCell>()
+  const cellOf = (activity: number): AbortCell => {
+    let cell = cells.get(activity)
+    if (cell === undefined) {
+      cell = {}
+      cells.set(activity, cell)
+    }
+    return cell
   }
+  const controllerOf = (activity: number): AbortController => controllerIn(cellOf(activity))
+  const stop$ = new Subject<number>()
+  const signalOf = (activity: number): AbortSignal => controllerOf(activity).signal
   const untilStopped =
     (activity: number) =>
     (source: Observable<Signal>): Observable<Signal> =>
@@ -73,24 +86,21 @@ export const createEffectRunner = <A>(
   return (effect) => {
     switch (effect.kind) {
       case 'post':
-        return of(effect.input)
+        return effect.input
       case 'schedule':
         return later(deps.scheduler, effect.input, effect.late ? 2 : 1)
       case 'abort':
-        return defer(() => {
-          controllers.get(effect.activity)?.abort(Object.freeze({ ...effect.cause }))
-          return EMPTY
-        })
+        // Made here if nobody read the signal yet, so a later read sees it aborted.
+        controllerOf(effect.activity).abort(Object.freeze({ ...effect.cause }))
+        return undefined
       case 'stop':
-        return defer(() => {
-          stop$.next(effect.activity)
-          controllers.delete(effect.activity)
-          return EMPTY
-        })
+        stop$.next(effect.activity)
+        cells.delete(effect.activity)
+        return undefined
       case 'prompt-submit': {
         const { activity, content, source } = effect
         if (hookList(deps.hooks.promptSubmit).length === 0)
-          return of<Signal>({ type: 'admission/allowed', activity, admission: { additionalContexts: [] } })
+          return { type: 'admission/allowed', activity, admission: NO_CONTEXTS }
         const signal = signalOf(activity)
         const initial: DecisionAcc = { content, rewritten: false, contexts: [], blocked: false }
         const decided = hookList(deps.hooks.promptSubmit).reduce<Observable<DecisionAcc>>(
@@ -123,8 +133,7 @@ export const createEffectRunner = <A>(
       }
       case 'step-hook': {
         const { activity, turn, step } = effect
-        if (hookList(deps.hooks.step).length === 0)
-          return of<Signal>({ type: 'step-hook/done', activity, step })
+        if (hookList(deps.hooks.step).length === 0) return { type: 'step-hook/done', activity, step }
         const args = { agent, turn, step, signal: signalOf(activity) }
         return runHooks(hookList(deps.hooks.step), args).pipe(
           endWith<Signal>({ type: 'step-hook/done', activity, step }),
@@ -133,32 +142,12 @@ export const createEffectRunner = <A>(
         )
       }
       case 'model': {
-        const { activity, turn, step } = effect
-        // The messages are taken at this position but copied only if the adapter reads them:
-        // a copy per step of the whole history is O(n) per step, O(n²) over a session.
-        const transcript = deps.transcript
-        const count = transcript.messageCount
-        let messages: readonly Message[] | undefined
-        const request = {
-          agentId: deps.agentId,
-          turn,
-          step,
-          ...(deps.system !== undefined ? { system: deps.system } : {}),
-          get messages() {
-            messages ??= transcript.messagesAt(count)
-            return messages
-          },
-          tools: deps.toolSpecs,
-          signal: signalOf(activity),
-        }
-        return defer(() => from(deps.model(request))).pipe(
-          map(parseModelEvent),
-          takeWhile((event) => event.type !== 'finish', true),
-          map((event): Signal => ({ type: 'model/event', activity, step, event })),
-          endWith<Signal>({ type: 'model/complete', activity, step }),
-          catchError((error: unknown) => of<Signal>({ type: 'model/failed', activity, step, error })),
-          untilStopped(activity),
-        )
+        const cell = cellOf(effect.activity)
+        return callModel(deps, {
+          ...effect,
+          signal: () => controllerIn(cell).signal,
+          untilStopped: untilStopped(effect.activity),
+        })
       }
       case 'tools':
         return deps
@@ -166,8 +155,7 @@ export const createEffectRunner = <A>(
           .pipe(untilStopped(effect.activity))
       case 'turn-stopping': {
         const { activity, turn, step } = effect
-        if (hookList(deps.hooks.turnStopping).length === 0)
-          return of<Signal>({ type: 'turn-stopping/done', activity })
+        if (hookList(deps.hooks.turnStopping).length === 0) return { type: 'turn-stopping/done', activity }
         return runHooks(hookList(deps.hooks.turnStopping), { agent, turn, signal: signalOf(activity) }).pipe(
           endWith<Signal>({ type: 'turn-stopping/done', activity }),
           catchError((error: unknown) => of<Signal>({ type: 'hook/failed', activity, step, error })),
@@ -176,6 +164,7 @@ export const createEffectRunner = <A>(
       }
       case 'request-error': {
         const { activity, turn, step, error } = effect
+        if (hookList(deps.hooks.requestError).length === 0) return { type: 'request-error/done', activity }
         const args = { agent, turn, step, error, signal: signalOf(activity) }
         // A failing requestError hook cannot make the turn fail twice: the request error stands.
         return runHooks(hookList(deps.hooks.requestError), args).pipe(
@@ -203,28 +192,8 @@ export const createEffectRunner = <A>(
           of<Signal>({ type: 'finalized' }),
         )
       case 'complete':
-        return defer(() => {
-          deps.complete()
-          return EMPTY
-        })
+        deps.complete()
+        return undefined
     }
   }
 }
-
-/**
- * Emits `value` and completes in one scheduled action, `hops` actions later. Each hop is a new
- * action, so on `asapScheduler` the second hop runs in a later microtask than anything queued
- * before the first one ran; on a `TestScheduler` both run in the same frame.
- */
-const later = <T>(scheduler: SchedulerLike, value: T, hops: number): Observable<T> =>
-  new Observable<T>((subscriber) => {
-    const hop = (left: number): Subscription =>
-      scheduler.schedule(() => {
-        if (left > 1) subscriber.add(hop(left - 1))
-        else {
-          subscriber.next(value)
-          subscriber.complete()
-        }
-      })
-    return hop(hops)
-  })

@@ -1,0 +1,94 @@
+import { catchError, defer, endWith, from, map, type Observable, of, takeWhile } from 'rxjs'
+import type { Message } from '../messages/types.js'
+import type { Transcript } from '../session/session.js'
+import type { Signal } from './inputs.js'
+import type { EffectAnswer } from './mergeEffects.js'
+import type { ModelAdapter, ModelEvent, ModelRequest, ToolSpec } from './model.js'
+import { parseModelEvent } from './modelEvent.js'
+
+export type ModelCallDeps = {
+  readonly agentId: string
+  readonly model: ModelAdapter
+  readonly system?: string
+  readonly toolSpecs: readonly ToolSpec[]
+  readonly transcript: Transcript
+}
+
+export type ModelCall = {
+  readonly activity: number
+  readonly turn: number
+  readonly step: number
+  /** The activity's signal, made on first read (most adapters that answer at once never read it). */
+  readonly signal: () => AbortSignal
+  /** Cuts an Observable answer off at the activity's `stop` effect (R25). */
+  readonly untilStopped: (answer: Observable<Signal>) => Observable<Signal>
+}
+
+/**
+ * Runs the `model` effect: builds the request, calls the adapter, and turns its events into
+ * `model/event` signals up to and including `finish`, then `model/complete`; a throw or a stream
+ * error becomes `model/failed` after the events before it.
+ *
+ * An adapter that returns an array (a scripted or cached answer) is answered at once, with the
+ * same signals in the same order as through `from(array)`: nothing can stop the answer halfway,
+ * because the signals of one effect are all queued before the first of them is reduced.
+ */
+export const callModel = (deps: ModelCallDeps, call: ModelCall): EffectAnswer => {
+  const { activity, step } = call
+  const request = modelRequest(deps, call)
+  let answer: ReturnType<ModelAdapter>
+  try {
+    answer = deps.model(request)
+  } catch (error) {
+    return { type: 'model/failed', activity, step, error }
+  }
+  if (Array.isArray(answer)) return signalsOf(answer as readonly ModelEvent[], activity, step)
+  return defer(() => from(answer)).pipe(
+    map(parseModelEvent),
+    takeWhile((event) => event.type !== 'finish', true),
+    map((event): Signal => ({ type: 'model/event', activity, step, event })),
+    endWith<Signal>({ type: 'model/complete', activity, step }),
+    catchError((error: unknown) => of<Signal>({ type: 'model/failed', activity, step, error })),
+    call.untilStopped,
+  )
+}
+
+const signalsOf = (events: readonly unknown[], activity: number, step: number): Signal[] => {
+  const signals: Signal[] = []
+  try {
+    for (const raw of events) {
+      const event = parseModelEvent(raw)
+      signals.push({ type: 'model/event', activity, step, event })
+      if (event.type === 'finish') break
+    }
+    signals.push({ type: 'model/complete', activity, step })
+  } catch (error) {
+    signals.push({ type: 'model/failed', activity, step, error })
+  }
+  return signals
+}
+
+/**
+ * The request of one model call. `messages` is taken at this position but copied only if the
+ * adapter reads it (a copy per step of the whole history is O(n) per step, O(n²) over a
+ * session); `signal` is made only if read.
+ */
+const modelRequest = (deps: ModelCallDeps, call: ModelCall): ModelRequest => {
+  const transcript = deps.transcript
+  const count = transcript.messageCount
+  let messages: readonly Message[] | undefined
+  return {
+    agentId: deps.agentId,
+    turn: call.turn,
+    step: call.step,
+    ...(deps.system !== undefined ? { system: deps.system } : {}),
+    get messages() {
+      messages ??= transcript.messagesAt(count)
+      return messages
+    },
+    tools: deps.toolSpecs,
+    get signal() {
+      return call.signal()
+    },
+  }
+}
