@@ -2,6 +2,7 @@ import { emptyFifo, fifoToArray } from '../inbox/fifo.js'
 import type { AgentCancelCause, AgentMessage } from '../messages/types.js'
 import { reject } from './claim.js'
 import { closeTurn, finishDisposal } from './close.js'
+import { withClaim, withTurn } from './copy.js'
 import { settleContexts } from './outbox.js'
 import type { AbortCause } from './state.js'
 import { activeWork, itemMessage } from './state.js'
@@ -47,7 +48,11 @@ const abortWork = (tx: Tx, cause: AbortCause, keepInbox: boolean): void => {
   const work = activeWork(tx.state)
   if (!work || work.abort) return
   // An aborted turn is the last of its chain: a retry requested in `requestError` is dropped (R24).
-  tx.set({ activity: { ...work, abort: { cause, keepInbox } }, retryPending: false })
+  const abort = { cause, keepInbox }
+  tx.set({
+    activity: work.kind === 'claim' ? withClaim(work, { abort }) : withTurn(work, { abort }),
+    retryPending: false,
+  })
   tx.effect({ kind: 'abort', activity: work.id, cause })
   tx.effect({ kind: 'schedule', input: { type: 'unwind', activity: work.id }, late: true })
 }

@@ -1,4 +1,5 @@
 import { fifoShift } from '../inbox/fifo.js'
+import { withClaim } from './copy.js'
 import type { Admission } from './inputs.js'
 import { settleContexts, writeEntries } from './outbox.js'
 import { type Claim, itemMessage, itemWakes } from './state.js'
@@ -48,7 +49,7 @@ export const claimDequeue = (tx: Tx, activity: number): void => {
   tx.set({
     queue: head.rest,
     waking: tx.state.waking - (itemWakes(head.item) ? 1 : 0),
-    activity: { ...claim, item: head.item, phase: 'dequeued' },
+    activity: withClaim(claim, { item: head.item, phase: 'dequeued' }),
   })
   tx.live({ type: 'agent/inbox/dequeue', message: itemMessage(head.item) })
   tx.effect({ kind: 'post', input: { type: 'claim/submit', activity } })
@@ -57,7 +58,7 @@ export const claimDequeue = (tx: Tx, activity: number): void => {
 export const claimSubmit = (tx: Tx, activity: number): void => {
   const claim = liveClaim(tx, activity)
   if (!claim?.item || claim.phase !== 'dequeued') return
-  tx.set({ activity: { ...claim, phase: 'deciding' } })
+  tx.set({ activity: withClaim(claim, { phase: 'deciding' }) })
   const { content, source } = itemMessage(claim.item)
   tx.effect({ kind: 'prompt-submit', activity, content, source })
 }

@@ -1,5 +1,6 @@
 import type { SettledReason, TurnEndReason } from '../events.js'
 import { beginClaim } from './claim.js'
+import { withBetween } from './copy.js'
 import { settleContexts, writeEntries } from './outbox.js'
 import { activeWork, type Turn } from './state.js'
 import { beginStep } from './step.js'
@@ -37,7 +38,7 @@ const settledReason = (reason: TurnEndReason, error: unknown): SettledReason => 
 export const checkpointDone = (tx: Tx, activity: number): void => {
   const a = tx.state.activity
   if (a?.kind !== 'between' || a.id !== activity || a.checkpointed) return
-  tx.set({ activity: { ...a, checkpointed: true } })
+  tx.set({ activity: withBetween(a, { checkpointed: true }) })
   tx.effect({ kind: 'schedule', input: { type: 'advance', activity } })
 }
 

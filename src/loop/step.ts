@@ -1,5 +1,6 @@
 import type { ContentBlock, ToolResultBlock } from '../messages/types.js'
 import { closeTurn } from './close.js'
+import { withDraft, withTurn } from './copy.js'
 import type { ModelEvent } from './model.js'
 import { drainOutbox } from './outbox.js'
 import { EMPTY_DRAFT, hasSteering, type StepDraft, type Turn } from './state.js'
@@ -20,9 +21,8 @@ export const liveTurn = (
 
 /** R15: every step starts with the `step` hook. */
 export const beginStep = (tx: Tx, base: Pick<Turn, 'id' | 'turn'> & Partial<Turn>, step: number): void => {
-  const turn: Turn = {
-    maxTokens: false,
-    ...base,
+  // Listed, not spread (see copy.ts): a new step keeps the turn's maxTokens, requestError, abort.
+  const turn: Turn = withTurn(base as Turn, {
     kind: 'turn',
     step,
     phase: 'step-hook',
@@ -32,7 +32,8 @@ export const beginStep = (tx: Tx, base: Pick<Turn, 'id' | 'turn'> & Partial<Turn
     concluded: false,
     started: [],
     outcomes: [],
-  }
+    maxTokens: base.maxTokens ?? false,
+  })
   tx.set({ activity: turn })
   tx.effect({ kind: 'step-hook', activity: turn.id, turn: turn.turn, step })
 }
@@ -43,7 +44,7 @@ export const stepHookDone = (tx: Tx, activity: number, step: number): void => {
   if (!turn) return
   drainOutbox(tx, turn.turn)
   tx.durable({ type: 'step/start', data: { turn: turn.turn, step } })
-  tx.set({ activity: { ...turn, phase: 'model', stepOpen: true } })
+  tx.set({ activity: withTurn(turn, { phase: 'model', stepOpen: true }) })
   tx.effect({ kind: 'model', activity, turn: turn.turn, step })
 }
 
@@ -58,20 +59,20 @@ const foldModelEvent = (draft: StepDraft, event: ModelEvent): StepDraft => {
   switch (event.type) {
     case 'text':
     case 'reasoning':
-      return { ...draft, content: appendDelta(draft.content, event.type, event.text) }
+      return withDraft(draft, { content: appendDelta(draft.content, event.type, event.text) })
     case 'tool-call': {
       const call = { type: 'tool-call' as const, id: event.id, name: event.name, arguments: event.arguments }
-      return { ...draft, content: [...draft.content, call], toolCalls: [...draft.toolCalls, call] }
+      return withDraft(draft, { content: [...draft.content, call], toolCalls: [...draft.toolCalls, call] })
     }
     case 'finish':
-      return { ...draft, finish: event.reason, ...(event.usage ? { usage: event.usage } : {}) }
+      return withDraft(draft, { finish: event.reason, ...(event.usage ? { usage: event.usage } : {}) })
   }
 }
 
 export const modelEvent = (tx: Tx, activity: number, step: number, event: ModelEvent): void => {
   const turn = liveTurn(tx, activity, 'model', step)
   if (!turn || turn.draft.finish) return // events after `finish` are ignored
-  tx.set({ activity: { ...turn, draft: foldModelEvent(turn.draft, event) } })
+  tx.set({ activity: withTurn(turn, { draft: foldModelEvent(turn.draft, event) }) })
   if (event.type === 'text' || event.type === 'reasoning') {
     tx.live({ type: 'agent/stream/delta', turn: turn.turn, step, kind: event.type, text: event.text })
   }
@@ -95,10 +96,11 @@ export const modelComplete = (tx: Tx, activity: number, step: number): void => {
       const result = notRun(call.id)
       tx.durable({ type: 'tool/result', data: { ...at, result } })
     }
-    return finishStep(tx, { ...turn, maxTokens, phase: 'tools' })
+    return finishStep(tx, withTurn(turn, { maxTokens, phase: 'tools' }))
   }
-  if (toolCalls.length === 0) return finishStep(tx, { ...turn, maxTokens, phase: 'tools' })
-  tx.set({ activity: { ...turn, maxTokens, phase: 'tools' } })
+  const inTools = withTurn(turn, { maxTokens, phase: 'tools' })
+  if (toolCalls.length === 0) return finishStep(tx, inTools)
+  tx.set({ activity: inTools })
   tx.effect({ kind: 'tools', activity, turn: turn.turn, step, calls: toolCalls })
 }
 
@@ -114,11 +116,11 @@ const notRun = (toolCallId: string): ToolResultBlock => ({
 export const finishStep = (tx: Tx, turn: Turn): void => {
   const drained = drainOutbox(tx, turn.turn)
   tx.durable({ type: 'step/end', data: { turn: turn.turn, step: turn.step } })
-  const ended: Turn = { ...turn, stepOpen: false }
+  const ended = withTurn(turn, { stepOpen: false })
   if (turn.concluded) return closeTurn(tx, ended, endReason(ended)) // R17
   const ranTools = turn.toolResults > 0 && turn.draft.finish !== 'max-tokens'
   if (ranTools || drained || hasSteering(tx.state.outbox)) return beginStep(tx, ended, turn.step + 1)
-  tx.set({ activity: { ...ended, phase: 'turn-stopping' } })
+  tx.set({ activity: withTurn(ended, { phase: 'turn-stopping' }) })
   tx.effect({ kind: 'turn-stopping', activity: turn.id, turn: turn.turn, step: turn.step })
 }
 
@@ -146,7 +148,7 @@ export const modelFailed = (tx: Tx, activity: number, step: number, error: unkno
   const turn = liveTurn(tx, activity, 'model', step)
   if (!turn) return
   tx.durable({ type: 'step/end', data: { turn: turn.turn, step } })
-  tx.set({ activity: { ...turn, phase: 'request-error', stepOpen: false, requestError: error } })
+  tx.set({ activity: withTurn(turn, { phase: 'request-error', stepOpen: false, requestError: error }) })
   tx.effect({ kind: 'request-error', activity, turn: turn.turn, step, error })
 }
 

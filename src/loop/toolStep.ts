@@ -1,4 +1,5 @@
 import type { ToolResultBlock } from '../messages/types.js'
+import { withTurn } from './copy.js'
 import type { ToolOutcome, Turn } from './state.js'
 import { finishStep } from './step.js'
 import type { Tx } from './tx.js'
@@ -18,7 +19,7 @@ export const toolStarted = (tx: Tx, activity: number, step: number, index: numbe
   if (!turn || turn.started?.[index]) return
   const started = [...(turn.started ?? [])]
   started[index] = true
-  tx.set({ activity: { ...turn, started } })
+  tx.set({ activity: withTurn(turn, { started }) })
 }
 
 /**
@@ -39,8 +40,8 @@ export const toolResult = (
   const outcomes = [...(turn.outcomes ?? [])]
   outcomes[index] = { result, concluded }
   // After an abort, outcomes are only kept: the unwind records the whole batch (R25).
-  if (turn.abort) return tx.set({ activity: { ...turn, outcomes } })
-  const next = recordReady(tx, { ...turn, outcomes })
+  if (turn.abort) return tx.set({ activity: withTurn(turn, { outcomes }) })
+  const next = recordReady(tx, withTurn(turn, { outcomes }))
   if (next.toolResults < calls) tx.set({ activity: next })
   else finishStep(tx, next)
 }
@@ -65,7 +66,7 @@ const record = (tx: Tx, turn: Turn, outcome: ToolOutcome): Turn => {
     tx.durable({ type: 'tool/call', data: { ...at, call } })
     tx.durable({ type: 'tool/result', data: { ...at, result: outcome.result } })
   }
-  return { ...turn, toolResults: turn.toolResults + 1, concluded: turn.concluded || outcome.concluded }
+  return withTurn(turn, { toolResults: turn.toolResults + 1, concluded: turn.concluded || outcome.concluded })
 }
 
 /**

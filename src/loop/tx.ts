@@ -1,5 +1,6 @@
 import type { AgentEvent, DurableDraft } from '../events.js'
 import type { DistributiveOmit } from '../util/types.js'
+import { copyState } from './copy.js'
 import type { Effect, Output } from './inputs.js'
 import type { DeliveryState } from './state.js'
 
@@ -19,7 +20,7 @@ export class Tx {
   /** The first write of a reduction copies the state; later ones write into the copy. */
   set(patch: Partial<DeliveryState>): void {
     if (!this.copied) {
-      this.state = { ...this.state, ...patch }
+      this.state = Object.assign(copyState(this.state), patch)
       this.copied = true
     } else Object.assign(this.state, patch)
   }
