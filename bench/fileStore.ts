@@ -13,8 +13,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { firstValueFrom, from } from 'rxjs'
-import { createAgent, fileStore, memoryStore, type SessionEvent, type SessionStore } from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
+import type { SessionEvent, SessionStore } from '../src/index.js'
+import { steerable, steerableTesting } from './lib/built.js'
+
+const { createAgent, fileStore, memoryStore } = steerable
+const { scriptedModel } = steerableTesting
 
 const dir = mkdtempSync(join(tmpdir(), 'steerable-bench-'))
 const flush = (store: SessionStore) => firstValueFrom(from(store.flush()), { defaultValue: undefined })

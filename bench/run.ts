@@ -7,6 +7,9 @@
  * The peer lives in its own package, bench/peers (package.json + lockfile), installed on first
  * use with `npm ci --prefix bench/peers`, so the library's own install stays lean.
  *
+ * It first builds the library (`npm run build`): the benchmarks measure `dist/`, what users run
+ * (see bench/lib/built.ts). BENCH_NO_BUILD=1 skips the build when dist/ is known to be fresh.
+ *
  * Options (environment): BENCH_RUNS (runs per median, default 3; accept uses 5),
  * BENCH_DRAIN_BUDGET_S (time budget of one 100k drain, default 60), BENCH_ONLY (comma-separated
  * script names, e.g. `BENCH_ONLY=accept,drain`). Exits non-zero when a script fails.
@@ -31,6 +34,18 @@ const scripts: readonly { readonly name: string; readonly rows: boolean }[] = [
 ].filter((s) => !only || only.includes(s.name))
 
 const started = Date.now()
+if (process.env.BENCH_NO_BUILD !== '1') {
+  console.log('# npm run build (the benchmarks measure dist/)')
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+  const build = spawnSync(npm, ['run', 'build', '--silent'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    cwd: join(here, '..'),
+  })
+  if (build.status !== 0) {
+    console.error('npm run build failed: nothing to measure')
+    process.exit(1)
+  }
+}
 const peerReady = ensurePeers()
 const peerVersion = peerReady
   ? (
@@ -66,7 +81,7 @@ console.log(`\n${'='.repeat(100)}`)
 console.log('steerable benchmarks (issue #7): combined table')
 console.log(machineInfo())
 console.log(
-  'command: npm run bench  (tsx bench/run.ts; each script: node --expose-gc --import tsx bench/<name>.ts)',
+  'command: npm run bench  (tsx bench/run.ts: npm run build, then each script: node --expose-gc --import tsx bench/<name>.ts, measuring dist/)',
 )
 console.log(
   `peer: @mariozechner/pi-agent-core ${peerVersion ?? '(not installed)'} (bench/peers), default followUpMode 'one-at-a-time' and 'all'`,

@@ -20,6 +20,7 @@ import { defer, type ObservableInput, of, throwError } from 'rxjs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   type AgentErrorEvent,
+  alreadyFlushed,
   createAgent,
   fileStore,
   type SessionEvent,
@@ -115,6 +116,65 @@ describe('R40: flush failures', () => {
     // The 4th checkpoint wrote everything, once, in order.
     expectExactlyOnce(durable, agent.session.events)
     expectExactlyOnce(accepted, agent.session.events)
+    await agent.dispose()
+  })
+
+  it('R36, R40: a flush() that throws synchronously fails the checkpoint like an erroring one; nothing is lost', async () => {
+    const kept: SessionEvent[] = []
+    const thrown = new Error('flush threw')
+    let throws = 2
+    const store: SessionStore = {
+      load: () => [],
+      append: (events) => {
+        kept.push(...events)
+      },
+      flush: () => {
+        if (throws-- > 0) throw thrown
+        return alreadyFlushed
+      },
+    }
+    const agent = createAgent({ model: scriptedModel(['a1', 'a2', 'a3']), store })
+    const rec = record(agent)
+    for (const q of ['q1', 'q2', 'q3']) {
+      agent.followup(q)
+      await agent.whenIdle()
+    }
+    expect(errorsOf(rec.live).map((e) => [e.turn, e.step, e.error])).toEqual([
+      [1, 0, thrown],
+      [2, 0, thrown],
+    ])
+    for (const turn of [1, 2, 3]) expect(rec.log).toContain(`settled(${turn},completed)`)
+    await expect(agent.session.flush()).resolves.toBeUndefined()
+    expectExactlyOnce(kept, agent.session.events)
+    await agent.dispose()
+  })
+
+  it('R36: a store whose flush() returns alreadyFlushed checkpoints at once, in the same order as any other', async () => {
+    const kept: SessionEvent[] = []
+    let flushes = 0
+    const store: SessionStore = {
+      load: () => [],
+      append: (events) => {
+        kept.push(...events)
+      },
+      flush: () => {
+        flushes++
+        return alreadyFlushed
+      },
+    }
+    const agent = createAgent({ model: scriptedModel(['a1', 'a2']), store })
+    const rec = record(agent)
+    agent.followup('q1')
+    agent.followup('q2')
+    await agent.whenIdle()
+    expect(flushes).toBe(2)
+    expect(rec.log.filter((l) => l.startsWith('settled') || l.startsWith('dequeue'))).toEqual([
+      'dequeue(q1)',
+      'settled(1,completed)',
+      'dequeue(q2)',
+      'settled(2,completed)',
+    ])
+    expectExactlyOnce(kept, agent.session.events)
     await agent.dispose()
   })
 

@@ -33,6 +33,39 @@ describe('R28: whenIdle()', () => {
     expect(rec.log.at(-1)).toBe('idle')
   })
 
+  it('R28: follows chained work queued by a subscriber of the idle status, in the same delivery', async () => {
+    const { agent, rec } = setup(['first done', 'chained done'])
+    let chained = false
+    agent.status$.subscribe((status) => {
+      if (status === 'idle' && rec.log.includes('settled(1,completed)') && !chained) {
+        chained = true
+        agent.followup('chained')
+      }
+    })
+    agent.followup('a')
+    await agent.whenIdle()
+    expect(rec.log.slice(-6)).toEqual(oneTurn('chained', 'chained done', 2).slice(-6))
+    expect(agent.status).toBe('idle')
+  })
+
+  it('R28: a whenIdle() called from an idle subscriber right after queuing chained work waits for that work', async () => {
+    const { agent, rec } = setup(['first done', 'chained done'])
+    let idle: Promise<void> | undefined
+    const sub = agent.events$.subscribe((event) => {
+      if (event.type === 'agent/status' && event.status === 'idle' && idle === undefined) {
+        agent.followup('chained')
+        idle = agent.whenIdle()
+      }
+    })
+    agent.followup('a')
+    await rec.when('settled(1,completed)')
+    await rec.when('idle')
+    await idle
+    expect(rec.log.at(-1)).toBe('idle')
+    expect(rec.log).toContain('settled(2,completed)')
+    sub.unsubscribe()
+  })
+
   it('R28: follows chained work: a cancel followed by replacement work resolves after the replacement', async () => {
     const { agent, rec } = setup([{ hang: true }, 'replacement done'])
     agent.followup('a')

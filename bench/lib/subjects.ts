@@ -9,9 +9,10 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Observable } from 'rxjs'
-import { createAgent, type ModelEvent, type ModelRequest } from '../../src/index.js'
+import type { ModelEvent, ModelRequest } from '../../src/index.js'
 import { Floor, type FloorEvent } from '../floor.js'
 import { loadPeer, type PeerApi, PeerHarness } from '../peers/peer.js'
+import { steerable as built } from './built.js'
 import type { SubjectId } from './report.js'
 
 export type Harness = {
@@ -73,7 +74,7 @@ const steerable: Factory = (options = {}) => {
       }
     })
   }
-  const agent = createAgent({ model })
+  const agent = built.createAgent({ model })
   return {
     send: (text) => {
       agent.followup(text)

@@ -20,9 +20,9 @@ import { canRetry } from '../loop/close.js'
 import { hookList, type PromptDecision, type PromptSubmitArgs } from '../loop/hooks.js'
 import type { Command, Output, Signal } from '../loop/inputs.js'
 import { mergeEffects } from '../loop/mergeEffects.js'
-import { reduce } from '../loop/reduce.js'
+import { type Reduction, reduce } from '../loop/reduce.js'
 import { createEffectRunner } from '../loop/runEffect.js'
-import { initialState, isQuiescent, itemMessage, itemWakes } from '../loop/state.js'
+import { type DeliveryState, initialState, isQuiescent, itemMessage, itemWakes } from '../loop/state.js'
 import { trampoline } from '../loop/trampoline.js'
 import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
 import { parseCancelArgs, parseSendInput, parseSendOptions } from '../messages/validate.js'
@@ -72,7 +72,9 @@ export const createAgent = (options: AgentOptions): Agent => {
   let state = initialState(agentId, lastTurnOf(history))
   let finished = false
 
+  const idle = idleTracker()
   const reductions$ = merge(sends.pipe(splitSends()), commands, signals).pipe(
+    tap(idle.entered),
     trampoline(),
     scan((acc, input) => reduce(acc.state, input), { state, out: [] as readonly Output[] }),
     tap((r) => {
@@ -80,11 +82,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     }),
     share(SHARE_FOREVER),
   )
-  const output$ = reductions$.pipe(
-    flattenOut(),
-    map((o) => (o.kind === 'durable' ? { kind: 'event' as const, event: transcript.append(o.draft) } : o)),
-    share(SHARE_FOREVER),
-  )
+  const output$ = reductions$.pipe(publishOutputs(transcript), share(SHARE_FOREVER))
   const events$: Observable<AgentEvent> = output$.pipe(
     filter((o) => o.kind === 'live'),
     map((o) => o.event),
@@ -142,11 +140,7 @@ export const createAgent = (options: AgentOptions): Agent => {
       commands.next({ type: 'retry' })
     },
     whenIdle: () =>
-      isQuiescent(state)
-        ? Promise.resolve()
-        : firstValueFrom(reductions$.pipe(filter((r) => isQuiescent(r.state))), {
-            defaultValue: undefined,
-          }).then(() => undefined),
+      idle.isIdle(state) ? Promise.resolve() : new Promise<void>((resolve) => idle.wait(resolve)),
     dispose: () => {
       if (!finished) commands.next({ type: 'dispose' })
       return completed
@@ -194,6 +188,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     transcript,
     store,
     scheduler,
+    post: (signal) => signals.next(signal),
     complete: () => {
       finished = true
       sends.complete()
@@ -202,25 +197,68 @@ export const createAgent = (options: AgentOptions): Agent => {
     },
   })
   output$
-    .pipe(
-      filter((o) => o.kind === 'effect'),
-      map((o) => o.effect),
-      mergeEffects(runEffect),
-    )
+    .pipe(mergeEffects((o) => (o.kind === 'effect' ? runEffect(o.effect) : undefined)))
     .subscribe((signal) => signals.next(signal))
+  // Last subscriber: sees each reduction after its outputs were delivered.
+  reductions$.subscribe(idle.observer)
   return agent
 }
 
-/** Emits each reduction's outputs in order, synchronously, without an inner subscription each. */
-const flattenOut =
-  () =>
-  (source: Observable<{ readonly out: readonly Output[] }>): Observable<Output> =>
-    new Observable<Output>((subscriber) =>
+/**
+ * Emits each reduction's outputs in order, synchronously, without an inner subscription each;
+ * a durable draft is appended to the transcript on the way and leaves as its `SessionEvent`.
+ */
+const publishOutputs =
+  (transcript: Transcript) =>
+  (source: Observable<{ readonly out: readonly Output[] }>): Observable<Published> =>
+    new Observable<Published>((subscriber) =>
       source.subscribe({
         next: (r) => {
-          for (const o of r.out) subscriber.next(o)
+          for (const o of r.out)
+            subscriber.next(o.kind === 'durable' ? { kind: 'event', event: transcript.append(o.draft) } : o)
         },
         error: (e: unknown) => subscriber.error(e),
         complete: () => subscriber.complete(),
       }),
     )
+
+type Published =
+  | Exclude<Output, { readonly kind: 'durable' }>
+  | { readonly kind: 'event'; readonly event: SessionEvent }
+
+/**
+ * When `whenIdle()` may resolve (R28): the state is quiescent and no input is waiting in the
+ * trampoline. A quiescent reduction is not enough: a subscriber of its events may already have
+ * queued chained work (a goal continuation reacting to `idle`), which R28 says to follow. Inputs
+ * are counted as they enter the pipeline and as their reductions finish delivery; the observer
+ * must be the last subscriber of the reductions. Completion resolves the waiters (a disposed agent
+ * is idle), and so does an error: `whenIdle()` never rejects.
+ */
+const idleTracker = () => {
+  let entered = 0
+  let delivered = 0
+  let waiters: (() => void)[] = []
+  const release = (): void => {
+    const ready = waiters
+    waiters = []
+    for (const resolve of ready) resolve()
+  }
+  const isIdle = (s: DeliveryState): boolean => entered === delivered && isQuiescent(s)
+  return {
+    entered: (): void => {
+      entered++
+    },
+    isIdle,
+    wait: (resolve: () => void): void => {
+      waiters.push(resolve)
+    },
+    observer: {
+      next: (r: Reduction): void => {
+        delivered++
+        if (waiters.length > 0 && isIdle(r.state)) release()
+      },
+      error: release,
+      complete: release,
+    },
+  }
+}

@@ -9,7 +9,8 @@ import type { Effect, Signal } from './inputs.js'
 export type EffectAnswer = Signal | readonly Signal[] | Observable<Signal> | undefined
 
 /**
- * Like `mergeMap(run)` over effects, except that answers known at once are emitted directly,
+ * Like `mergeMap(run)` over effects (or over anything `run` picks effects from, answering
+ * `undefined` for the rest, so no `filter` hop is needed in front), except that answers known at once are emitted directly,
  * without an inner subscription.
  *
  * ```text
@@ -24,7 +25,7 @@ export type EffectAnswer = Signal | readonly Signal[] | Observable<Signal> | und
  *    long session does not accumulate closed subscriptions.
  */
 export const mergeEffects =
-  (run: (effect: Effect) => EffectAnswer): OperatorFunction<Effect, Signal> =>
+  <T = Effect>(run: (effect: T) => EffectAnswer): OperatorFunction<T, Signal> =>
   (effects) =>
     new Observable<Signal>((subscriber) => {
       let pending = 0
@@ -73,19 +74,11 @@ export const mergeEffects =
     })
 
 /**
- * Emits `value` and completes in one scheduled action, `hops` actions later. Each hop is a new
- * action, so on `asapScheduler` the second hop runs in a later microtask than anything queued
- * before the first one ran; on a `TestScheduler` both run in the same frame.
+ * Runs `action` in one scheduled action, `hops` actions later. Each hop is a new action, so on
+ * `asapScheduler` the second hop runs in a later microtask than anything queued before the first
+ * one ran; on a `TestScheduler` both run in the same frame. Not cancellable: a move scheduled by
+ * the reducer always arrives, and the reducer ignores it when it is stale.
  */
-export const later = <T>(scheduler: SchedulerLike, value: T, hops: number): Observable<T> =>
-  new Observable<T>((subscriber) => {
-    const hop = (left: number): Subscription =>
-      scheduler.schedule(() => {
-        if (left > 1) subscriber.add(hop(left - 1))
-        else {
-          subscriber.next(value)
-          subscriber.complete()
-        }
-      })
-    return hop(hops)
-  })
+export const later = (scheduler: SchedulerLike, hops: number, action: () => void): void => {
+  scheduler.schedule(() => (hops > 1 ? later(scheduler, hops - 1, action) : action()))
+}

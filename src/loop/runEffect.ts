@@ -7,6 +7,7 @@ import {
   EMPTY,
   endWith,
   filter,
+  from,
   ignoreElements,
   map,
   type Observable,
@@ -17,7 +18,7 @@ import {
   takeUntil,
 } from 'rxjs'
 import type { Transcript } from '../session/session.js'
-import { flushTranscript, type SessionStore } from '../session/store.js'
+import { alreadyFlushed, flushTranscript, type SessionStore } from '../session/store.js'
 import { callModel } from './callModel.js'
 import { type AgentHooks, callHook, hookList } from './hooks.js'
 import type { Admission, Effect, Signal } from './inputs.js'
@@ -45,6 +46,8 @@ export type EffectRunnerDeps<A> = {
   readonly transcript: Transcript
   readonly store: SessionStore
   readonly scheduler: SchedulerLike
+  /** Feeds a signal to the reducer later (a scheduled move); immediate answers are returned. */
+  readonly post: (signal: Signal) => void
   /** Completes the pipeline's inputs: `events$` and `transcript$` complete after the drain. */
   readonly complete: () => void
 }
@@ -79,6 +82,15 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
   const { agent } = deps
   /** Hands over what the store missed (R40), then makes everything appended so far durable. */
   const flush = (): Observable<never> => flushTranscript(deps.transcript, deps.store).pipe(ignoreElements())
+  /**
+   * The same, started now: `undefined` when the store had nothing to wait for (`alreadyFlushed`),
+   * else what is left to wait for. Throws what the hand-over or the store's `flush()` threw.
+   */
+  const flushStarted = (): Observable<never> | undefined => {
+    deps.transcript.handOver()
+    const pending = deps.store.flush()
+    return pending === alreadyFlushed ? undefined : from(pending ?? of(undefined)).pipe(ignoreElements())
+  }
 
   const runHooks = <Args>(hooks: readonly ((args: Args) => unknown)[], args: Args): Observable<never> =>
     concat(...hooks.map((hook) => callHook(() => hook(args)).pipe(ignoreElements())))
@@ -88,7 +100,8 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
       case 'post':
         return effect.input
       case 'schedule':
-        return later(deps.scheduler, effect.input, effect.late ? 2 : 1)
+        later(deps.scheduler, effect.late ? 2 : 1, () => deps.post(effect.input))
+        return undefined
       case 'abort':
         // Made here if nobody read the signal yet, so a later read sees it aborted.
         controllerOf(effect.activity).abort(Object.freeze({ ...effect.cause }))
@@ -174,13 +187,25 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
         )
       }
       case 'persist':
-        return flush().pipe(catchError((error: unknown) => of<Signal>({ type: 'store/failed', error })))
+        try {
+          const pending = flushStarted()
+          if (pending === undefined) return undefined
+          return pending.pipe(catchError((error: unknown) => of<Signal>({ type: 'store/failed', error })))
+        } catch (error) {
+          return { type: 'store/failed', error }
+        }
       case 'checkpoint': {
         const { activity } = effect
-        return flush().pipe(
-          endWith<Signal>({ type: 'checkpoint/done', activity }),
-          catchError((error: unknown) => of<Signal>({ type: 'checkpoint/failed', activity, error })),
-        )
+        try {
+          const pending = flushStarted()
+          if (pending === undefined) return { type: 'checkpoint/done', activity }
+          return pending.pipe(
+            endWith<Signal>({ type: 'checkpoint/done', activity }),
+            catchError((error: unknown) => of<Signal>({ type: 'checkpoint/failed', activity, error })),
+          )
+        } catch (error) {
+          return { type: 'checkpoint/failed', activity, error }
+        }
       }
       case 'finalize':
         return concat(

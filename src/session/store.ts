@@ -14,6 +14,13 @@ export type SessionStore = {
   close?(): void
 }
 
+/**
+ * What a store's `flush()` may return when nothing is left to wait for (the memory store's does):
+ * the agent then answers its checkpoint at once, without subscribing to anything. It is an
+ * ordinary completed Observable for everyone else.
+ */
+export const alreadyFlushed: Observable<void> = of(undefined)
+
 /** The default store: keeps the events in memory; flushing is immediate. */
 export const memoryStore = (initial: readonly SessionEvent[] = []): SessionStore => {
   const events: SessionEvent[] = [...initial]
@@ -22,7 +29,7 @@ export const memoryStore = (initial: readonly SessionEvent[] = []): SessionStore
     append: (batch) => {
       for (const event of batch) events.push(event)
     },
-    flush: () => of(undefined),
+    flush: () => alreadyFlushed,
   }
 }
 

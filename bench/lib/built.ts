@@ -1,0 +1,23 @@
+/**
+ * The library as its users get it: the tsup build in `dist/` (`npm run bench` builds it first;
+ * a single script run by hand needs `npm run build` once).
+ *
+ * Why not `src/` through tsx: tsx transforms with esbuild's `keepNames`, which wraps every named
+ * closure in a `__name(fn, 'name')` call, an `Object.defineProperty` for each closure created.
+ * The published build has none of them, and they made a turn look ~1.5× slower than it is.
+ * Types still come from `src/`, so type-checking `bench/` needs no build.
+ */
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type * as Index from '../../src/index.js'
+import type * as Testing from '../../src/testing.js'
+
+const load = async <T>(file: string): Promise<T> => {
+  const url = new URL(`../../dist/${file}`, import.meta.url)
+  if (!existsSync(fileURLToPath(url)))
+    throw new Error(`bench: ${fileURLToPath(url)} is missing; run \`npm run build\` (npm run bench does)`)
+  return (await import(url.href)) as T
+}
+
+export const steerable = await load<typeof Index>('index.js')
+export const steerableTesting = await load<typeof Testing>('testing.js')
