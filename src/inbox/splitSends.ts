@@ -43,7 +43,14 @@ export const splitSends = (): OperatorFunction<AcceptedSend, QueueSend | InjectS
     merge(
       sends$.pipe(
         filter(isQueueSend),
-        map(({ message, options }): QueueSend => ({ type: 'queue', message, ...options })),
+        map(
+          ({ message, options }): QueueSend => ({
+            type: 'queue',
+            message,
+            target: options.target,
+            wakeup: options.wakeup,
+          }),
+        ),
       ),
       sends$.pipe(
         filter(isInjectSend),

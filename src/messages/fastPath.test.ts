@@ -1,0 +1,94 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { parseContextData, userTextFastPath } from './validate.js'
+
+/** Blocks around the fast path's shape: the shape itself and near misses on every rule. */
+const block = fc.oneof(
+  { weight: 6, arbitrary: fc.string().map((text) => ({ type: 'text', text })) },
+  fc.string().map((text) => ({ text, type: 'text' })),
+  fc.string().map((text) => ({ type: 'reasoning', text })),
+  fc.string().map((text) => ({ type: 'text', text, extra: 1 })),
+  fc.constant({ type: 'text' }),
+  fc.constant({ type: 'text', text: undefined }),
+  fc.integer().map((text) => ({ type: 'text', text })),
+  fc.string().map((text) => ({ type: 'text', text, [Symbol('s')]: 1 })),
+  fc.string().map((text) => Object.assign(Object.create(null) as object, { type: 'text', text })),
+  fc.string().map(
+    (text) =>
+      new (class Block {
+        type = 'text'
+        text = text
+      })(),
+  ),
+  fc.string().map((text) => ({
+    type: 'text',
+    get text() {
+      return text
+    },
+  })),
+  fc.constant(null),
+  fc.string(),
+)
+
+const source = fc.oneof(
+  { weight: 6, arbitrary: fc.constant({ kind: 'user' }) },
+  fc.constant({ kind: 'user', tags: ['x'] }),
+  fc.constant({ kind: 'plugin', plugin: 'p' }),
+  fc.constant({ kind: 'user', [Symbol('s')]: 1 }),
+  fc.constant({ kind: '' }),
+  fc.constant({}),
+  fc.constant(undefined),
+  fc.constant(Object.assign(Object.create(null) as object, { kind: 'user' })),
+)
+
+const textBlock = fc.string().map((text) => ({ type: 'text', text }))
+const content = fc.oneof(
+  { weight: 8, arbitrary: fc.array(textBlock, { minLength: 1, maxLength: 4 }) },
+  { weight: 4, arbitrary: fc.array(block, { maxLength: 4 }) },
+  fc.constant([]),
+  fc.constant('text'),
+  fc.constant({ 0: { type: 'text', text: 'a' }, length: 1 }),
+)
+
+describe('the text-from-the-user fast path of send (issue #7)', () => {
+  it('R1, R2: whatever it accepts, the full path (snapshot + zod) accepts with an equal, frozen result', () => {
+    let taken = 0
+    let runs = 0
+    fc.assert(
+      fc.property(content, source, (c, s) => {
+        runs++
+        const fast = userTextFastPath(c, s)
+        if (fast === undefined) return
+        taken++
+        expect(parseContextData({ content: c, source: s }, 'send()', ['input'])).toStrictEqual(fast)
+        expect(Object.isFrozen(fast) && Object.isFrozen(fast.content) && Object.isFrozen(fast.source)).toBe(
+          true,
+        )
+        for (const b of fast.content) expect(Object.isFrozen(b)).toBe(true)
+      }),
+      { numRuns: 2000 },
+    )
+    // The generator must reach the fast path often, or this property says nothing.
+    expect(taken).toBeGreaterThan(runs / 8)
+  })
+
+  it('R1: the accepted copy does not follow later changes of the caller object', () => {
+    const input = { content: [{ type: 'text', text: 'a' }], source: { kind: 'user' } }
+    const fast = userTextFastPath(input.content, input.source)
+    ;(input.content[0] as { text: string }).text = 'changed'
+    input.content.push({ type: 'text', text: 'b' })
+    expect(fast?.content).toEqual([{ type: 'text', text: 'a' }])
+  })
+
+  it('the near misses take the full path (so its errors and rules apply)', () => {
+    const misses: [unknown, unknown][] = [
+      [[], { kind: 'user' }],
+      [[{ type: 'text', text: 'a', x: 1 }], { kind: 'user' }],
+      [[{ type: 'text', text: 1 }], { kind: 'user' }],
+      [[{ type: 'text', text: 'a' }], { kind: 'user', tags: [] }],
+      [[{ type: 'text', text: 'a' }], { kind: 'plugin', plugin: 'p' }],
+      [[{ type: 'text', text: 'a', [Symbol('s')]: 1 }], { kind: 'user' }],
+    ]
+    for (const [c, s] of misses) expect(userTextFastPath(c, s)).toBeUndefined()
+  })
+})
