@@ -6,7 +6,6 @@ import {
   map,
   merge,
   Observable,
-  Subject,
   scan,
   share,
   startWith,
@@ -34,6 +33,7 @@ import { toolSpecsOf } from '../tools/toolSpecs.js'
 import { checkOptions } from './checkOptions.js'
 import { registerExtensions } from './extensions.js'
 import { checkHistory, closeInterruptedTurn, lastTurnOf } from './history.js'
+import { inlet } from './inlet.js'
 import { mintMessageId, mintSessionId } from './mint.js'
 import type { Agent, AgentOptions } from './types.js'
 
@@ -61,19 +61,23 @@ export const createAgent = (options: AgentOptions): Agent => {
     loaded.length > 0 ? loaded : options.history === undefined ? [] : checkHistory(options.history)
   if (loaded.length === 0 && history.length > 0) store.append(history)
   const agentId = options.id ?? mintSessionId()
-  const signals = new Subject<Signal>()
+  const signals = inlet<Signal>()
   const transcript = new Transcript(store, history, (error) => signals.next({ type: 'store/failed', error }))
   for (const draft of closeInterruptedTurn(history)) transcript.append(draft)
 
   // The design card's shape: sends enter as an Observable and are split by target and wakeup
   // (splitSends: connect + type-guard filters) into the queue and inject streams.
-  const sends = new Subject<AcceptedSend>()
-  const commands = new Subject<Command>()
+  const sends = inlet<AcceptedSend>()
+  const commands = inlet<Command>()
   let state = initialState(agentId, lastTurnOf(history))
   let finished = false
 
   const idle = idleTracker()
-  const reductions$ = merge(sends.pipe(splitSends()), commands, signals).pipe(
+  const reductions$ = merge(
+    sends.observable.pipe(splitSends()),
+    commands.observable,
+    signals.observable,
+  ).pipe(
     tap(idle.entered),
     trampoline(),
     scan((acc, input) => reduce(acc.state, input), { state, out: [] as readonly Output[] }),

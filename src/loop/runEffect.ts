@@ -196,6 +196,9 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
         }
       case 'checkpoint': {
         const { activity } = effect
+        // The turn has ended: a turn that was not aborted gets no 'stop', so its cell goes here
+        // (one per turn was kept forever before; readers that kept the request still hold it).
+        cells.delete(activity)
         try {
           const pending = flushStarted()
           if (pending === undefined) return { type: 'checkpoint/done', activity }

@@ -1,5 +1,6 @@
 import { type MonoTypeOperatorFunction, Observable } from 'rxjs'
 
+/** Values that arrived while the value one level up was being delivered; reused across drains. */
 type Frame<T> = { readonly items: T[]; head: number }
 
 /**
@@ -17,48 +18,67 @@ type Frame<T> = { readonly items: T[]; head: number }
  * 1. At top level a value is delivered synchronously, before `next` returns.
  * 2. Completion and errors wait until the frames in progress are drained.
  * 3. Nothing is ever delivered reentrantly, so no subscriber sees a nested `next`.
+ *
+ * The frames are kept and reused from one drain to the next (a drain runs per accepted send and
+ * per turn step, issue #7), so a steady pipeline allocates nothing here.
  */
 export const trampoline =
   <T>(): MonoTypeOperatorFunction<T> =>
   (source) =>
     new Observable<T>((subscriber) => {
-      let frames: Frame<T>[] = []
-      let draining = false
+      const frames: Frame<T>[] = []
+      /** The frame collecting arrivals: `depth - 1` is the delivery in progress. */
+      let depth = -1
       let finish: (() => void) | undefined
+      const frameAt = (at: number): Frame<T> => {
+        let frame = frames[at]
+        if (frame === undefined) {
+          frame = { items: [], head: 0 }
+          frames[at] = frame
+        }
+        return frame
+      }
       const drain = (first: T): void => {
-        draining = true
-        frames = [{ items: [first], head: 0 }]
+        const root = frameAt(0)
+        root.items.push(first)
+        depth = 0
         try {
-          while (frames.length > 0) {
-            const top = frames[frames.length - 1] as Frame<T>
+          while (depth >= 0) {
+            const top = frames[depth] as Frame<T>
             if (top.head === top.items.length) {
-              frames.pop()
+              top.items.length = 0
+              top.head = 0
+              depth--
               continue
             }
             const value = top.items[top.head] as T
             top.head++
-            frames.push({ items: [], head: 0 })
+            depth++
+            frameAt(depth)
             subscriber.next(value)
           }
         } finally {
-          draining = false
-          frames = []
+          // Only an error thrown by a subscriber gets here with frames left: drop their values.
+          for (const frame of frames) {
+            frame.items.length = 0
+            frame.head = 0
+          }
+          depth = -1
         }
         finish?.()
       }
-      const subscription = source.subscribe({
+      return source.subscribe({
         next: (value) => {
-          if (draining) (frames[frames.length - 1] as Frame<T>).items.push(value)
+          if (depth >= 0) (frames[depth] as Frame<T>).items.push(value)
           else drain(value)
         },
         error: (error: unknown) => {
           finish = () => subscriber.error(error)
-          if (!draining) finish()
+          if (depth < 0) finish()
         },
         complete: () => {
           finish = () => subscriber.complete()
-          if (!draining) finish()
+          if (depth < 0) finish()
         },
       })
-      return subscription
     })

@@ -1,0 +1,46 @@
+import { Observable, type Subscriber } from 'rxjs'
+
+/** The writing end of an inlet; `observable` is the reading end, for exactly one subscriber. */
+export type Inlet<T> = {
+  readonly observable: Observable<T>
+  next(value: T): void
+  complete(): void
+}
+
+/**
+ * A hot source for exactly one subscriber: where the façade feeds the pipeline (sends, commands,
+ * signals), each read by one `merge`. Values before the subscription or after `complete` are
+ * dropped, as with a `Subject`.
+ *
+ * Why not a `Subject`: on every `next` RxJS's Subject iterates its observer list, and in the
+ * CommonJS build that Node loads that loop is ES5 (an iterator object, a closure and a result
+ * per observer), ~200 B of garbage per value for a list of one. Inputs are the hottest path
+ * (every send, every turn step; issue #7).
+ *
+ * @throws Error on a second subscription (a wiring defect).
+ */
+export const inlet = <T>(): Inlet<T> => {
+  let target: Subscriber<T> | undefined
+  let done = false
+  return {
+    observable: new Observable<T>((subscriber) => {
+      if (target !== undefined) throw new Error('inlet: a second subscriber (one merge reads it)')
+      if (done) {
+        subscriber.complete()
+        return
+      }
+      target = subscriber
+      return () => {
+        target = undefined
+      }
+    }),
+    next: (value) => {
+      if (!done) target?.next(value)
+    },
+    complete: () => {
+      if (done) return
+      done = true
+      target?.complete()
+    },
+  }
+}
