@@ -17,14 +17,17 @@ export type Inlet<T> = {
  * per observer), ~200 B of garbage per value for a list of one. Inputs are the hottest path
  * (every send, every turn step; issue #7).
  *
- * @throws Error on a second subscription (a wiring defect).
+ * A second subscription, a wiring defect, gets an error notification.
  */
 export const inlet = <T>(): Inlet<T> => {
   let target: Subscriber<T> | undefined
   let done = false
   return {
     observable: new Observable<T>((subscriber) => {
-      if (target !== undefined) throw new Error('inlet: a second subscriber (one merge reads it)')
+      if (target !== undefined) {
+        subscriber.error(new Error('inlet: a second subscriber (one merge reads it)'))
+        return
+      }
       if (done) {
         subscriber.complete()
         return
