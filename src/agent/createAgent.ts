@@ -184,7 +184,8 @@ export const createAgent = (options: AgentOptions): Agent => {
     hooks: {
       ...hooks,
       get promptSubmit() {
-        return [...extraPromptSubmit, ...hookList(hooks?.promptSubmit)]
+        const own = hookList(hooks?.promptSubmit)
+        return extraPromptSubmit.length === 0 ? own : [...extraPromptSubmit, ...own]
       },
     },
     toolSpecs: toolSpecsOf(tools),

@@ -77,11 +77,12 @@ const modelRequest = (deps: ModelCallDeps, call: ModelCall): ModelRequest => {
   const transcript = deps.transcript
   const count = transcript.messageCount
   let messages: readonly Message[] | undefined
-  return {
+  // One literal per shape, no conditional spread: a spread into a literal with accessors takes
+  // V8's slow path, once per model call.
+  const request = {
     agentId: deps.agentId,
     turn: call.turn,
     step: call.step,
-    ...(deps.system !== undefined ? { system: deps.system } : {}),
     get messages() {
       messages ??= transcript.messagesAt(count)
       return messages
@@ -91,4 +92,5 @@ const modelRequest = (deps: ModelCallDeps, call: ModelCall): ModelRequest => {
       return call.signal()
     },
   }
+  return deps.system === undefined ? request : Object.assign(request, { system: deps.system })
 }

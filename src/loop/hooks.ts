@@ -47,8 +47,10 @@ export type AgentHooks<A> = {
   readonly requestError?: OneOrMany<(args: RequestErrorArgs<A>) => HookResult<unknown>>
 }
 
+const NO_HOOKS: readonly never[] = Object.freeze([])
+
 export const hookList = <F>(hooks: OneOrMany<F> | undefined): readonly F[] =>
-  hooks === undefined ? [] : Array.isArray(hooks) ? (hooks as readonly F[]) : [hooks as F]
+  hooks === undefined ? NO_HOOKS : Array.isArray(hooks) ? (hooks as readonly F[]) : [hooks as F]
 
 const isStreamLike = (value: unknown): boolean => {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false

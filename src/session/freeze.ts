@@ -4,6 +4,9 @@
  */
 export const freezeShallowNew = <T>(value: T): T => {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value
-  for (const key of Object.keys(value)) freezeShallowNew((value as Record<string, unknown>)[key])
+  // Drafts are plain objects and arrays made by the reducer: for-in sees exactly their own keys,
+  // without the array Object.keys would allocate per object (six events per turn, issue #7).
+  if (Array.isArray(value)) for (const item of value) freezeShallowNew(item)
+  else for (const key in value) freezeShallowNew((value as Record<string, unknown>)[key])
   return Object.freeze(value)
 }
