@@ -5,7 +5,7 @@ import {
   firstValueFrom,
   map,
   merge,
-  Observable,
+  type Observable,
   scan,
   share,
   startWith,
@@ -17,11 +17,11 @@ import { fifoToArray } from '../inbox/fifo.js'
 import { type AcceptedSend, splitSends } from '../inbox/splitSends.js'
 import { canRetry } from '../loop/close.js'
 import { hookList, type PromptDecision, type PromptSubmitArgs } from '../loop/hooks.js'
-import type { Command, Output, Signal } from '../loop/inputs.js'
+import type { Command, Effect, Output, Signal } from '../loop/inputs.js'
 import { mergeEffects } from '../loop/mergeEffects.js'
-import { type Reduction, reduce } from '../loop/reduce.js'
+import { reduce } from '../loop/reduce.js'
 import { createEffectRunner } from '../loop/runEffect.js'
-import { type DeliveryState, initialState, isQuiescent, itemMessage, itemWakes } from '../loop/state.js'
+import { initialState, itemMessage, itemWakes } from '../loop/state.js'
 import { trampoline } from '../loop/trampoline.js'
 import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
 import { parseCancelArgs, parseSendInput, parseSendOptions } from '../messages/validate.js'
@@ -33,8 +33,10 @@ import { toolSpecsOf } from '../tools/toolSpecs.js'
 import { checkOptions } from './checkOptions.js'
 import { registerExtensions } from './extensions.js'
 import { checkHistory, closeInterruptedTurn, lastTurnOf } from './history.js'
+import { idleTracker } from './idleTracker.js'
 import { inlet } from './inlet.js'
 import { mintMessageId, mintSessionId } from './mint.js'
+import { publishOutputs } from './publishOutputs.js'
 import type { Agent, AgentOptions } from './types.js'
 
 const FOLLOWUP: SendOptions = Object.freeze({ target: 'next-turn', wakeup: true })
@@ -84,9 +86,20 @@ export const createAgent = (options: AgentOptions): Agent => {
     tap((r) => {
       state = r.state
     }),
+  )
+  const effects = inlet<Effect>()
+  const output$ = reductions$.pipe(
+    publishOutputs({
+      transcript,
+      effect: (effect) => effects.next(effect),
+      delivered: idle.delivered,
+      ended: () => {
+        effects.complete()
+        idle.release()
+      },
+    }),
     share(SHARE_FOREVER),
   )
-  const output$ = reductions$.pipe(publishOutputs(transcript), share(SHARE_FOREVER))
   const events$: Observable<AgentEvent> = output$.pipe(
     filter((o) => o.kind === 'live'),
     map((o) => o.event),
@@ -108,7 +121,6 @@ export const createAgent = (options: AgentOptions): Agent => {
     })
     return id
   }
-  const completed = new Promise<void>((resolve) => output$.subscribe({ complete: resolve }))
 
   const agent: Agent = {
     id: agentId,
@@ -201,69 +213,8 @@ export const createAgent = (options: AgentOptions): Agent => {
       signals.complete()
     },
   })
-  output$
-    .pipe(mergeEffects((o) => (o.kind === 'effect' ? runEffect(o.effect) : undefined)))
-    .subscribe((signal) => signals.next(signal))
-  // Last subscriber: sees each reduction after its outputs were delivered.
-  reductions$.subscribe(idle.observer)
+  effects.observable.pipe(mergeEffects(runEffect)).subscribe((signal) => signals.next(signal))
+  // Connects the pipeline; resolves dispose() when it has drained.
+  const completed = new Promise<void>((resolve) => output$.subscribe({ complete: resolve }))
   return agent
-}
-
-/**
- * Emits each reduction's outputs in order, synchronously, without an inner subscription each;
- * a durable draft is appended to the transcript on the way and leaves as its `SessionEvent`.
- */
-const publishOutputs =
-  (transcript: Transcript) =>
-  (source: Observable<{ readonly out: readonly Output[] }>): Observable<Published> =>
-    new Observable<Published>((subscriber) =>
-      source.subscribe({
-        next: (r) => {
-          for (const o of r.out)
-            subscriber.next(o.kind === 'durable' ? { kind: 'event', event: transcript.append(o.draft) } : o)
-        },
-        error: (e: unknown) => subscriber.error(e),
-        complete: () => subscriber.complete(),
-      }),
-    )
-
-type Published =
-  | Exclude<Output, { readonly kind: 'durable' }>
-  | { readonly kind: 'event'; readonly event: SessionEvent }
-
-/**
- * When `whenIdle()` may resolve (R28): the state is quiescent and no input is waiting in the
- * trampoline. A quiescent reduction is not enough: a subscriber of its events may already have
- * queued chained work (a goal continuation reacting to `idle`), which R28 says to follow. Inputs
- * are counted as they enter the pipeline and as their reductions finish delivery; the observer
- * must be the last subscriber of the reductions. Completion resolves the waiters (a disposed agent
- * is idle), and so does an error: `whenIdle()` never rejects.
- */
-const idleTracker = () => {
-  let entered = 0
-  let delivered = 0
-  let waiters: (() => void)[] = []
-  const release = (): void => {
-    const ready = waiters
-    waiters = []
-    for (const resolve of ready) resolve()
-  }
-  const isIdle = (s: DeliveryState): boolean => entered === delivered && isQuiescent(s)
-  return {
-    entered: (): void => {
-      entered++
-    },
-    isIdle,
-    wait: (resolve: () => void): void => {
-      waiters.push(resolve)
-    },
-    observer: {
-      next: (r: Reduction): void => {
-        delivered++
-        if (waiters.length > 0 && isIdle(r.state)) release()
-      },
-      error: release,
-      complete: release,
-    },
-  }
 }

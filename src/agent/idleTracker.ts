@@ -1,0 +1,36 @@
+import type { Reduction } from '../loop/reduce.js'
+import { type DeliveryState, isQuiescent } from '../loop/state.js'
+
+/**
+ * When `whenIdle()` may resolve (R28): the state is quiescent and no input is waiting in the
+ * trampoline. A quiescent reduction is not enough: a subscriber of its events may already have
+ * queued chained work (a goal continuation reacting to `idle`), which R28 says to follow. Inputs
+ * are counted as they enter the pipeline (`entered`) and as their reductions finish delivery
+ * (`delivered`, called after the outputs went out). `release` settles every waiter: the pipeline
+ * ended, and a disposed agent is idle; `whenIdle()` never rejects.
+ */
+export const idleTracker = () => {
+  let entered = 0
+  let delivered = 0
+  let waiters: (() => void)[] = []
+  const release = (): void => {
+    const ready = waiters
+    waiters = []
+    for (const resolve of ready) resolve()
+  }
+  const isIdle = (s: DeliveryState): boolean => entered === delivered && isQuiescent(s)
+  return {
+    entered: (): void => {
+      entered++
+    },
+    delivered: (r: Reduction): void => {
+      delivered++
+      if (waiters.length > 0 && isIdle(r.state)) release()
+    },
+    isIdle,
+    wait: (resolve: () => void): void => {
+      waiters.push(resolve)
+    },
+    release,
+  }
+}

@@ -1,0 +1,58 @@
+import { Observable, type OperatorFunction } from 'rxjs'
+import type { AgentEvent, SessionEvent } from '../events.js'
+import type { Effect } from '../loop/inputs.js'
+import type { Reduction } from '../loop/reduce.js'
+import type { Transcript } from '../session/session.js'
+
+/** What reaches subscribers: live events, and durable events once appended to the transcript. */
+export type Published =
+  | { readonly kind: 'live'; readonly event: AgentEvent }
+  | { readonly kind: 'event'; readonly event: SessionEvent }
+
+export type PublishDeps = {
+  readonly transcript: Transcript
+  /** Runs an effect, in output order (the effect runner's inlet). */
+  readonly effect: (effect: Effect) => void
+  /** Called after all outputs of a reduction were delivered (the `whenIdle` check). */
+  readonly delivered: (reduction: Reduction) => void
+  /** Called once when the reductions end (completion or error), after passing it on. */
+  readonly ended: () => void
+}
+
+/**
+ * Hands each reduction's outputs on, in order, synchronously: a live event is emitted; a durable
+ * draft is appended to the transcript and its `SessionEvent` emitted; an effect goes to the
+ * runner. Then `delivered(reduction)`.
+ *
+ * ```text
+ * reductions:  --R1----------R2--|      R1.out = [live a, durable d, effect x], R2.out = [live b]
+ * emitted:     --(aD)--------b---|      D = d appended; x went to the runner between D and R2
+ * ```
+ *
+ * Why effects do not travel on the emitted stream: that stream is multicast to subscribers with
+ * a `Subject`, whose every `next` costs an ES5 iteration (garbage) in the CommonJS RxJS that
+ * Node loads; effects are a third of the outputs and have exactly one reader (issue #7).
+ */
+export const publishOutputs =
+  (deps: PublishDeps): OperatorFunction<Reduction, Published> =>
+  (reductions) =>
+    new Observable<Published>((subscriber) =>
+      reductions.subscribe({
+        next: (r) => {
+          for (const o of r.out) {
+            if (o.kind === 'effect') deps.effect(o.effect)
+            else if (o.kind === 'live') subscriber.next(o)
+            else subscriber.next({ kind: 'event', event: deps.transcript.append(o.draft) })
+          }
+          deps.delivered(r)
+        },
+        error: (error: unknown) => {
+          subscriber.error(error)
+          deps.ended()
+        },
+        complete: () => {
+          subscriber.complete()
+          deps.ended()
+        },
+      }),
+    )
