@@ -6,8 +6,8 @@ import {
   map,
   merge,
   type Observable,
+  Subject,
   scan,
-  share,
   startWith,
   tap,
 } from 'rxjs'
@@ -36,13 +36,12 @@ import { checkHistory, closeInterruptedTurn, lastTurnOf } from './history.js'
 import { idleTracker } from './idleTracker.js'
 import { inlet } from './inlet.js'
 import { mintMessageId, mintSessionId } from './mint.js'
-import { publishOutputs } from './publishOutputs.js'
+import { type Published, publishOutputs } from './publishOutputs.js'
 import type { Agent, AgentOptions } from './types.js'
 
 const FOLLOWUP: SendOptions = Object.freeze({ target: 'next-turn', wakeup: true })
 const STEER: SendOptions = Object.freeze({ target: 'next-step', wakeup: true })
 const INJECT: SendOptions = Object.freeze({ target: 'next-step', wakeup: false })
-const SHARE_FOREVER = { resetOnError: false, resetOnComplete: false, resetOnRefCountZero: false } as const
 
 /**
  * Creates an agent (SPEC section 3). The façade only wires the pipeline:
@@ -88,18 +87,11 @@ export const createAgent = (options: AgentOptions): Agent => {
     }),
   )
   const effects = inlet<Effect>()
-  const output$ = reductions$.pipe(
-    publishOutputs({
-      transcript,
-      effect: (effect) => effects.next(effect),
-      delivered: idle.delivered,
-      ended: () => {
-        effects.complete()
-        idle.release()
-      },
-    }),
-    share(SHARE_FOREVER),
-  )
+  // What events$, status$ and transcript$ subscribers share. An output nobody observes is not
+  // sent through it: a Subject's next costs an ES5 iteration (garbage) in the CommonJS RxJS that
+  // Node loads, and most outputs of a busy agent are watched by few or none (issue #7).
+  const published = new Subject<Published>()
+  const output$ = published.asObservable()
   const events$: Observable<AgentEvent> = output$.pipe(
     filter((o) => o.kind === 'live'),
     map((o) => o.event),
@@ -214,7 +206,30 @@ export const createAgent = (options: AgentOptions): Agent => {
     },
   })
   effects.observable.pipe(mergeEffects(runEffect)).subscribe((signal) => signals.next(signal))
-  // Connects the pipeline; resolves dispose() when it has drained.
-  const completed = new Promise<void>((resolve) => output$.subscribe({ complete: resolve }))
+  // Runs the pipeline; resolves dispose() when it has drained.
+  const completed = new Promise<void>((resolve) =>
+    reductions$
+      .pipe(
+        publishOutputs({
+          transcript,
+          effect: (effect) => effects.next(effect),
+          delivered: idle.delivered,
+          ended: () => {
+            effects.complete()
+            idle.release()
+          },
+        }),
+      )
+      .subscribe({
+        next: (o) => {
+          if (published.observed) published.next(o)
+        },
+        error: (error: unknown) => published.error(error),
+        complete: () => {
+          published.complete()
+          resolve()
+        },
+      }),
+  )
   return agent
 }
