@@ -112,11 +112,11 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
         return undefined
       case 'prompt-submit': {
         const { activity, content, source } = effect
-        if (hookList(deps.hooks.promptSubmit).length === 0)
-          return { type: 'admission/allowed', activity, admission: NO_CONTEXTS }
+        const hooks = hookList(deps.hooks.promptSubmit)
+        if (hooks.length === 0) return { type: 'admission/allowed', activity, admission: NO_CONTEXTS }
         const signal = signalOf(activity)
         const initial: DecisionAcc = { content, rewritten: false, contexts: [], blocked: false }
-        const decided = hookList(deps.hooks.promptSubmit).reduce<Observable<DecisionAcc>>(
+        const decided = hooks.reduce<Observable<DecisionAcc>>(
           (acc$, hook) =>
             acc$.pipe(
               concatMap((acc) =>
@@ -146,9 +146,10 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
       }
       case 'step-hook': {
         const { activity, turn, step } = effect
-        if (hookList(deps.hooks.step).length === 0) return { type: 'step-hook/done', activity, step }
+        const hooks = hookList(deps.hooks.step)
+        if (hooks.length === 0) return { type: 'step-hook/done', activity, step }
         const args = { agent, turn, step, signal: signalOf(activity) }
-        return runHooks(hookList(deps.hooks.step), args).pipe(
+        return runHooks(hooks, args).pipe(
           endWith<Signal>({ type: 'step-hook/done', activity, step }),
           catchError((error: unknown) => of<Signal>({ type: 'hook/failed', activity, step, error })),
           untilStopped(activity),
@@ -168,8 +169,9 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
           .pipe(untilStopped(effect.activity))
       case 'turn-stopping': {
         const { activity, turn, step } = effect
-        if (hookList(deps.hooks.turnStopping).length === 0) return { type: 'turn-stopping/done', activity }
-        return runHooks(hookList(deps.hooks.turnStopping), { agent, turn, signal: signalOf(activity) }).pipe(
+        const hooks = hookList(deps.hooks.turnStopping)
+        if (hooks.length === 0) return { type: 'turn-stopping/done', activity }
+        return runHooks(hooks, { agent, turn, signal: signalOf(activity) }).pipe(
           endWith<Signal>({ type: 'turn-stopping/done', activity }),
           catchError((error: unknown) => of<Signal>({ type: 'hook/failed', activity, step, error })),
           untilStopped(activity),
@@ -177,10 +179,11 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
       }
       case 'request-error': {
         const { activity, turn, step, error } = effect
-        if (hookList(deps.hooks.requestError).length === 0) return { type: 'request-error/done', activity }
+        const hooks = hookList(deps.hooks.requestError)
+        if (hooks.length === 0) return { type: 'request-error/done', activity }
         const args = { agent, turn, step, error, signal: signalOf(activity) }
         // A failing requestError hook cannot make the turn fail twice: the request error stands.
-        return runHooks(hookList(deps.hooks.requestError), args).pipe(
+        return runHooks(hooks, args).pipe(
           catchError(() => EMPTY),
           endWith<Signal>({ type: 'request-error/done', activity }),
           untilStopped(activity),
