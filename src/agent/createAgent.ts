@@ -48,11 +48,14 @@ const INJECT: SendOptions = Object.freeze({ target: 'next-step', wakeup: false }
  *
  * ```text
  * send() ─► sends ─splitSends─► queue / inject ─┐
- * cancel() retry() dispose() ─► commands ────────┼─► trampoline ─► scan(reduce) ─► outputs
- * effect outcomes ─────────────► signals ────────┘                                   │
- *        ▲                                    live ─► events$, durable ─► transcript$ │
- *        └──────────────── effect runner ◄──────────────────── effects ◄──────────────┘
+ * cancel() retry() dispose() ─► commands ────────┼─► trampoline ─► scan(reduce) ─► publishOutputs
+ * effect outcomes ─────────────► signals ────────┘                                   │       │
+ *        ▲                   live ─► events$, durable (appended) ─► transcript$ ◄───┘       │
+ *        └──────────────── effect runner (mergeEffects) ◄──────────────── effects ◄─────────┘
  * ```
+ *
+ * `sends`, `commands`, `signals` and `effects` are inlets (one reader each); the only Subject is
+ * the one behind `events$`/`status$`/`transcript$` (see below).
  */
 export const createAgent = (options: AgentOptions): Agent => {
   const { model, scheduler, instructions, hooks, tools, maxParallel } = checkOptions(options)
