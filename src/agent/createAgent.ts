@@ -219,7 +219,7 @@ export const createAgent = (options: AgentOptions): Agent => {
           delivered: idle.delivered,
           ended: () => {
             effects.complete()
-            idle.release()
+            idle.end()
           },
         }),
       )
@@ -227,7 +227,13 @@ export const createAgent = (options: AgentOptions): Agent => {
         next: (o) => {
           if (published.observed) published.next(o)
         },
-        error: (error: unknown) => published.error(error),
+        // A defect (the reducer threw). Rethrown when nobody observes, so RxJS reports it
+        // (config.onUnhandledError, else an uncaught error) instead of losing it.
+        error: (error: unknown) => {
+          const observed = published.observed
+          published.error(error)
+          if (!observed) throw error
+        },
         complete: () => {
           published.complete()
           resolve()

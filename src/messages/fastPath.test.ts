@@ -60,7 +60,10 @@ describe('the text-from-the-user fast path of send (issue #7)', () => {
         const fast = userTextFastPath(c, s)
         if (fast === undefined) return
         taken++
-        expect(parseContextData({ content: c, source: s }, 'send()', ['input'])).toStrictEqual(fast)
+        const full = parseContextData({ content: c, source: s }, 'send()', ['input'])
+        expect(full).toStrictEqual(fast)
+        // Same keys in the same order too: the file store writes JSON lines.
+        expect(JSON.stringify(fast)).toBe(JSON.stringify(full))
         expect(Object.isFrozen(fast) && Object.isFrozen(fast.content) && Object.isFrozen(fast.source)).toBe(
           true,
         )

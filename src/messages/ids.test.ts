@@ -1,4 +1,4 @@
-import { decodeTime, encodeTime, incrementBase32, isValid } from 'ulid'
+import { decodeTime, encodeTime, incrementBase32, isValid, ULIDError } from 'ulid'
 import { describe, expect, it } from 'vitest'
 import { createIdMinter } from './ids.js'
 
@@ -54,5 +54,43 @@ describe('createIdMinter, against ulid', () => {
     const id = createIdMinter()()
     expect(id).toHaveLength(26)
     expect(typeof id).toBe('string')
+  })
+})
+
+describe('createIdMinter, edge cases', () => {
+  it('at ZZZ…Z within one millisecond it throws like ulid and changes nothing; a later millisecond goes on', () => {
+    let now = 1_000
+    const mint = createIdMinter(
+      () => now,
+      () => 'ZZZZZZZZZZZZZZZZ',
+    )
+    const first = mint()
+    expect(first.slice(10)).toBe('ZZZZZZZZZZZZZZZZ')
+    expect(() => mint()).toThrow(ULIDError)
+    expect(() => mint()).toThrow(ULIDError)
+    now = 1_001
+    const later = mint()
+    expect(later > first).toBe(true)
+    expect(decodeTime(later)).toBe(1_001)
+  })
+
+  it('a time encodeTime refuses throws and leaves the minter as it was', () => {
+    let now = 5_000
+    const mint = createIdMinter(
+      () => now,
+      () => '0000000000000000',
+    )
+    const first = mint()
+    now = 7_000.5
+    expect(() => mint()).toThrow(ULIDError)
+    now = 5_000
+    const next = mint()
+    expect(next > first).toBe(true)
+    expect(next.slice(0, 10)).toBe(first.slice(0, 10))
+  })
+
+  it('follows a virtual clock at 0 (ulid would take Date.now())', () => {
+    const mint = createIdMinter(() => 0)
+    expect(decodeTime(mint())).toBe(0)
   })
 })

@@ -20,6 +20,7 @@ const ENCODING = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 const TIME_LEN = 10
 const ID_LEN = 26
 const ZERO = ENCODING.charCodeAt(0)
+const LAST = ENCODING.charCodeAt(ENCODING.length - 1)
 /** Crockford base32 character code → the next one; 0 for `Z` (it carries) and non-digits. */
 const NEXT_CODE = new Uint8Array(128)
 for (let i = 0; i + 1 < ENCODING.length; i++) NEXT_CODE[ENCODING.charCodeAt(i)] = ENCODING.charCodeAt(i + 1)
@@ -34,36 +35,43 @@ const freshRandomPart = (): string => ulid(1, pooledPrng).slice(TIME_LEN)
  * it), so ids minted by one minter sort as strings in minting order, even within a millisecond
  * or when the clock goes backwards.
  *
+ * One difference: a clock reading of 0 is encoded as time 0 (ulid's factory replaces a falsy
+ * time with `Date.now()`), so a virtual clock is followed as it is.
+ *
  * Why not `monotonicFactory` itself: it re-encodes the time and increments by string surgery on
  * every call, about 30 short concatenations per id, and the result is a rope of cons strings
  * (~130 heap bytes per retained id, more than the rest of a queued message). Here the 26
  * character codes live in one array and each id is built once, as one flat 26-byte string.
  *
  * @param now The clock for the time part; pass the scheduler's `now` to follow virtual time.
+ * @param randomPart 16 Crockford base32 characters for a new millisecond (tests pin it).
  */
-export const createIdMinter = (now: () => number = Date.now): (() => AgentMessageId) => {
+export const createIdMinter = (
+  now: () => number = Date.now,
+  randomPart: () => string = freshRandomPart,
+): (() => AgentMessageId) => {
   const codes: number[] = new Array<number>(ID_LEN).fill(ZERO)
   let lastTime = -1
   const write = (text: string, from: number): void => {
     for (let i = 0; i < text.length; i++) codes[from + i] = text.charCodeAt(i)
   }
+  /** Adds one to the random part; at `ZZZ…Z` it throws and changes nothing, as ulid does. */
   const increment = (): void => {
-    for (let i = ID_LEN - 1; i >= TIME_LEN; i--) {
-      const next = NEXT_CODE[codes[i] as number] as number
-      if (next !== 0) {
-        codes[i] = next
-        return
-      }
-      codes[i] = ZERO
-    }
-    throw new ULIDError(ULIDErrorCode.Base32IncorrectEncoding, 'Failed incrementing string')
+    let i = ID_LEN - 1
+    while (i >= TIME_LEN && codes[i] === LAST) i--
+    if (i < TIME_LEN) throw new ULIDError(ULIDErrorCode.Base32IncorrectEncoding, 'Failed incrementing string')
+    codes[i] = NEXT_CODE[codes[i] as number] as number
+    for (let j = i + 1; j < ID_LEN; j++) codes[j] = ZERO
   }
   return () => {
     const time = now()
     if (time > lastTime) {
+      // Encoded before it is taken: a time encodeTime refuses (negative, fractional, too big)
+      // throws here and leaves the minter as it was.
+      const encoded = encodeTime(time, TIME_LEN)
+      write(encoded, 0)
+      write(randomPart(), TIME_LEN)
       lastTime = time
-      write(encodeTime(time, TIME_LEN), 0)
-      write(freshRandomPart(), TIME_LEN)
     } else increment()
     return String.fromCharCode.apply(null, codes) as AgentMessageId
   }

@@ -88,9 +88,15 @@ export const userTextFastPath = (content: unknown, source: unknown): UserMessage
     if (!hasOnlyKeys(block, 'type', 'text')) return undefined
     const { type, text } = block
     if (type !== 'text' || typeof text !== 'string') return undefined
-    blocks[i] = Object.freeze({ type, text })
+    // Keys in the caller's order, as the full path's copy keeps them (JSON lines look the same).
+    blocks[i] = Object.freeze(firstKey(block) === 'type' ? { type, text } : { text, type })
   }
   return Object.freeze({ content: Object.freeze(blocks), source: userSource })
+}
+
+const firstKey = (value: object): string | undefined => {
+  for (const key in value) return key
+  return undefined
 }
 
 /**
