@@ -86,6 +86,19 @@ const flakyStore = (options: { failFlush?: number; failAppend?: number; async?: 
   return { store, durable, accepted, control, flushError, appendError }
 }
 
+/** A store that keeps what it is handed in `kept` and flushes with `flush`. */
+const keepingStore = (flush: SessionStore['flush']) => {
+  const kept: SessionEvent[] = []
+  const store: SessionStore = {
+    load: () => [],
+    append: (events) => {
+      kept.push(...events)
+    },
+    flush,
+  }
+  return { store, kept }
+}
+
 const errorsOf = (live: readonly { type: string }[]) =>
   live.filter((e): e is AgentErrorEvent => e.type === 'agent/error')
 
@@ -120,19 +133,12 @@ describe('R40: flush failures', () => {
   })
 
   it('R36, R40: a flush() that throws synchronously fails the checkpoint like an erroring one; nothing is lost', async () => {
-    const kept: SessionEvent[] = []
     const thrown = new Error('flush threw')
     let throws = 2
-    const store: SessionStore = {
-      load: () => [],
-      append: (events) => {
-        kept.push(...events)
-      },
-      flush: () => {
-        if (throws-- > 0) throw thrown
-        return alreadyFlushed
-      },
-    }
+    const { store, kept } = keepingStore(() => {
+      if (throws-- > 0) throw thrown
+      return alreadyFlushed
+    })
     const agent = createAgent({ model: scriptedModel(['a1', 'a2', 'a3']), store })
     const rec = record(agent)
     for (const q of ['q1', 'q2', 'q3']) {
@@ -150,18 +156,11 @@ describe('R40: flush failures', () => {
   })
 
   it('R36: a store whose flush() returns alreadyFlushed checkpoints at once, in the same order as any other', async () => {
-    const kept: SessionEvent[] = []
     let flushes = 0
-    const store: SessionStore = {
-      load: () => [],
-      append: (events) => {
-        kept.push(...events)
-      },
-      flush: () => {
-        flushes++
-        return alreadyFlushed
-      },
-    }
+    const { store, kept } = keepingStore(() => {
+      flushes++
+      return alreadyFlushed
+    })
     const agent = createAgent({ model: scriptedModel(['a1', 'a2']), store })
     const rec = record(agent)
     agent.followup('q1')
