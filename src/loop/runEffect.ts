@@ -7,7 +7,6 @@ import {
   EMPTY,
   endWith,
   filter,
-  from,
   ignoreElements,
   map,
   type Observable,
@@ -18,7 +17,7 @@ import {
   takeUntil,
 } from 'rxjs'
 import type { Transcript } from '../session/session.js'
-import { alreadyFlushed, flushTranscript, type SessionStore } from '../session/store.js'
+import { flushTranscript, type SessionStore, startFlush } from '../session/store.js'
 import { callModel } from './callModel.js'
 import { type AgentHooks, callHook, hookList } from './hooks.js'
 import type { Admission, Effect, Signal } from './inputs.js'
@@ -82,15 +81,9 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
   const { agent } = deps
   /** Hands over what the store missed (R40), then makes everything appended so far durable. */
   const flush = (): Observable<never> => flushTranscript(deps.transcript, deps.store).pipe(ignoreElements())
-  /**
-   * The same, started now: `undefined` when the store had nothing to wait for (`alreadyFlushed`),
-   * else what is left to wait for. Throws what the hand-over or the store's `flush()` threw.
-   */
-  const flushStarted = (): Observable<never> | undefined => {
-    deps.transcript.handOver()
-    const pending = deps.store.flush()
-    return pending === alreadyFlushed ? undefined : from(pending ?? of(undefined)).pipe(ignoreElements())
-  }
+  /** The same, started now (`startFlush`); `undefined` when there is nothing to wait for. */
+  const flushStarted = (): Observable<never> | undefined =>
+    startFlush(deps.transcript, deps.store)?.pipe(ignoreElements())
 
   const runHooks = <Args>(hooks: readonly ((args: Args) => unknown)[], args: Args): Observable<never> =>
     concat(...hooks.map((hook) => callHook(() => hook(args)).pipe(ignoreElements())))

@@ -37,11 +37,19 @@ export const memoryStore = (initial: readonly SessionEvent[] = []): SessionStore
 type HandsOver = { handOver(): void }
 
 /**
+ * Starts a flush now, after handing the store what it missed: `undefined` when the store had
+ * nothing to wait for (`alreadyFlushed`), else what is left to wait for. Throws what the hand-over
+ * or the store's `flush()` threw.
+ */
+export const startFlush = (transcript: HandsOver, store: SessionStore): Observable<void> | undefined => {
+  transcript.handOver()
+  const pending = store.flush()
+  return pending === alreadyFlushed ? undefined : from(pending ?? of(undefined))
+}
+
+/**
  * Flushes a store after handing it what it missed: errors when the store cannot take or write
  * the events (so `session.flush()` rejects while writing is impossible, R40).
  */
 export const flushTranscript = (transcript: HandsOver, store: SessionStore): Observable<void> =>
-  defer(() => {
-    transcript.handOver()
-    return from(store.flush() ?? of(undefined))
-  })
+  defer(() => startFlush(transcript, store) ?? alreadyFlushed)
