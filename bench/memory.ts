@@ -13,8 +13,9 @@
  */
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { ensurePeers } from './lib/peers.js'
 import { collect, median, progress, type Row, report, SUBJECTS, type SubjectId } from './lib/report.js'
-import { ensurePeers, loadSubjects } from './lib/subjects.js'
+import { loadSubjects } from './lib/subjects.js'
 
 const N = 100_000
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)

@@ -19,8 +19,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ensurePeers } from './lib/peers.js'
 import { machineInfo, type Row, renderTable } from './lib/report.js'
-import { ensurePeers } from './lib/subjects.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim())

@@ -4,15 +4,12 @@
  * both queue modes) and the floor (bench/floor.ts). Every model answers at once with one text
  * block and `stop`; a held request waits for `release()`.
  */
-import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { Observable } from 'rxjs'
 import type { ModelEvent, ModelRequest } from '../../src/index.js'
 import { Floor, type FloorEvent } from '../floor.js'
 import { loadPeer, type PeerApi, PeerHarness } from '../peers/peer.js'
 import { steerable as built } from './built.js'
+import { ensurePeers } from './peers.js'
 import type { SubjectId } from './report.js'
 
 export type Harness = {
@@ -37,19 +34,6 @@ export type HarnessOptions = {
 }
 
 export type Factory = (options?: HarnessOptions) => Harness
-
-const benchDir = join(dirname(fileURLToPath(import.meta.url)), '..')
-const peersDir = join(benchDir, 'peers')
-
-/** Installs bench/peers from its lockfile on first use (`npm ci --prefix bench/peers`). */
-export const ensurePeers = (): boolean => {
-  if (existsSync(join(peersDir, 'node_modules', '@mariozechner', 'pi-agent-core', 'package.json')))
-    return true
-  console.error('installing the peer library: npm ci --prefix bench/peers')
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-  const result = spawnSync(npm, ['ci', '--prefix', peersDir, '--no-audit', '--no-fund'], { stdio: 'inherit' })
-  return result.status === 0
-}
 
 const ANSWER: readonly ModelEvent[] = [
   { type: 'text', text: 'ok' },

@@ -1,6 +1,6 @@
 /**
  * Adapter to the peer library, `@mariozechner/pi-agent-core` (installed in bench/peers by
- * `npm ci --prefix bench/peers`, see bench/lib/peers.ts), for the side-by-side benchmarks.
+ * `npm ci --prefix bench/peers`, see bench/lib/peers.ts) for the side-by-side benchmarks.
  *
  * The peer is loaded with a computed specifier and typed here minimally (only what the benchmarks
  * use, as its d.ts declares it), so `tsc -p .` type-checks bench/ without the peer installed.
