@@ -1,7 +1,11 @@
 import { type MonoTypeOperatorFunction, Observable } from 'rxjs'
 
-/** Values that arrived while the value one level up was being delivered; reused across drains. */
-type Frame<T> = { readonly items: T[]; head: number }
+/**
+ * Values that arrived while the value one level up was being delivered; reused across drains.
+ * `items[head..size)` are waiting. The array is never shortened (setting `length` is a runtime
+ * call and frees the backing store, so the next push reallocates it); slots are cleared instead.
+ */
+type Frame<T> = { readonly items: (T | undefined)[]; head: number; size: number }
 
 /**
  * Delivers values one at a time, depth-first: a value that arrives while another is being
@@ -33,43 +37,50 @@ export const trampoline =
       const frameAt = (at: number): Frame<T> => {
         let frame = frames[at]
         if (frame === undefined) {
-          frame = { items: [], head: 0 }
+          frame = { items: [], head: 0, size: 0 }
           frames[at] = frame
         }
         return frame
       }
+      const push = (frame: Frame<T>, value: T): void => {
+        if (frame.size === frame.items.length) frame.items.push(value)
+        else frame.items[frame.size] = value
+        frame.size++
+      }
       const drain = (first: T): void => {
-        const root = frameAt(0)
-        root.items.push(first)
+        push(frameAt(0), first)
         depth = 0
         try {
           while (depth >= 0) {
             const top = frames[depth] as Frame<T>
-            if (top.head === top.items.length) {
-              top.items.length = 0
+            if (top.head === top.size) {
               top.head = 0
+              top.size = 0
               depth--
               continue
             }
             const value = top.items[top.head] as T
+            top.items[top.head] = undefined
             top.head++
             depth++
             frameAt(depth)
             subscriber.next(value)
           }
-        } finally {
-          // Only an error thrown by a subscriber gets here with frames left: drop their values.
+        } catch (error) {
+          // A subscriber threw: drop the values still waiting, so the next drain starts clean.
           for (const frame of frames) {
-            frame.items.length = 0
+            frame.items.fill(undefined, frame.head, frame.size)
             frame.head = 0
+            frame.size = 0
           }
           depth = -1
+          throw error
         }
         finish?.()
       }
       return source.subscribe({
         next: (value) => {
-          if (depth >= 0) (frames[depth] as Frame<T>).items.push(value)
+          if (depth >= 0) push(frames[depth] as Frame<T>, value)
           else drain(value)
         },
         error: (error: unknown) => {
