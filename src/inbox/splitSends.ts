@@ -1,5 +1,6 @@
 import { connect, filter, map, merge, type OperatorFunction } from 'rxjs'
 import type { AgentMessage, SendOptions } from '../messages/types.js'
+import { fanOut } from './fanOut.js'
 
 /** A send after validation, snapshot and id: what enters the pipeline. */
 export type AcceptedSend = { readonly message: AgentMessage; readonly options: SendOptions }
@@ -22,7 +23,8 @@ const isInjectSend = (send: AcceptedSend): boolean => !isQueueSend(send)
  * Splits accepted sends by target and wakeup into the FIFO queue stream and the immediate-append
  * inject stream, and merges them back in arrival order for the reducer.
  *
- * Like `partition`, but subscribes to the source once (`connect`) and keeps one ordered output.
+ * Like `partition`, but subscribes to the source once (`connect`, sharing through `fanOut`, a
+ * lighter Subject) and keeps one ordered output.
  *
  * ```text
  * sends:   --f--s--i--p--|     f = followup, s = steer, i = inject, p = parked send
@@ -39,22 +41,24 @@ const isInjectSend = (send: AcceptedSend): boolean => !isQueueSend(send)
  * @returns An operator from accepted sends to tagged queue and inject sends.
  */
 export const splitSends = (): OperatorFunction<AcceptedSend, QueueSend | InjectSend> =>
-  connect((sends$) =>
-    merge(
-      sends$.pipe(
-        filter(isQueueSend),
-        map(
-          ({ message, options }): QueueSend => ({
-            type: 'queue',
-            message,
-            target: options.target,
-            wakeup: options.wakeup,
-          }),
+  connect(
+    (sends$) =>
+      merge(
+        sends$.pipe(
+          filter(isQueueSend),
+          map(
+            ({ message, options }): QueueSend => ({
+              type: 'queue',
+              message,
+              target: options.target,
+              wakeup: options.wakeup,
+            }),
+          ),
+        ),
+        sends$.pipe(
+          filter(isInjectSend),
+          map(({ message }): InjectSend => ({ type: 'inject', message })),
         ),
       ),
-      sends$.pipe(
-        filter(isInjectSend),
-        map(({ message }): InjectSend => ({ type: 'inject', message })),
-      ),
-    ),
+    { connector: fanOut },
   )
