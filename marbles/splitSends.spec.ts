@@ -3,9 +3,10 @@ import { type AcceptedSend, type InjectSend, type QueueSend, splitSends } from '
 import type { SendOptions } from '../src/messages/types.js'
 import { marbles, message } from './operators/fixtures.js'
 
-const send = (id: string, target: SendOptions['target'], wakeup: boolean): AcceptedSend => ({
+const send = (id: string, target: SendOptions['target'], wakeup: boolean, text?: string): AcceptedSend => ({
   message: message(id),
   options: { target, wakeup },
+  text,
 })
 /** f = followup, s = steer, i = inject, p = parked send (R4's routing inputs). */
 const sends = {
@@ -13,12 +14,14 @@ const sends = {
   s: send('s', 'next-step', true),
   i: send('i', 'next-step', false),
   p: send('p', 'next-turn', false),
+  t: send('t', 'next-turn', true, 'x'),
 }
 const tagged: Record<string, QueueSend | InjectSend> = {
-  F: { type: 'queue', message: message('f'), target: 'next-turn', wakeup: true },
-  S: { type: 'queue', message: message('s'), target: 'next-step', wakeup: true },
+  F: { type: 'queue', message: message('f'), target: 'next-turn', wakeup: true, text: undefined },
+  S: { type: 'queue', message: message('s'), target: 'next-step', wakeup: true, text: undefined },
   I: { type: 'inject', message: message('i') },
-  P: { type: 'queue', message: message('p'), target: 'next-turn', wakeup: false },
+  P: { type: 'queue', message: message('p'), target: 'next-turn', wakeup: false, text: undefined },
+  T: { type: 'queue', message: message('t'), target: 'next-turn', wakeup: true, text: 'x' },
 }
 
 describe('splitSends (sends split into the queue and inject streams, R4)', () => {
@@ -31,9 +34,9 @@ describe('splitSends (sends split into the queue and inject streams, R4)', () =>
   }))
 
   // biome-ignore format: marble alignment
-  it('sends of one frame keep their order across the two branches', marbles((m) => {
-    const source = m.hot('-(isfi)-|', sends)
-    const expected =     '-(ISFI)-|'
+  it('sends of one frame keep their order across the two branches; a string send keeps its text', marbles((m) => {
+    const source = m.hot('-(istfi)-|', sends)
+    const expected =     '-(ISTFI)-|'
     m.expect(source.pipe(splitSends())).toBeObservable(expected, tagged)
   }))
 

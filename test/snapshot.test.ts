@@ -111,6 +111,35 @@ describe('R1: send snapshots and deep-freezes its input', () => {
     expect(Object.isFrozen(dequeued)).toBe(true)
   })
 
+  it('R1: a queued string send (kept as {id, text}) comes out as the message it went in as', async () => {
+    const g = gate()
+    const { agent, rec } = setup([g.reply, 'ok'])
+    agent.followup('first')
+    await rec.when('step/start(1.1)')
+    const kept = agent.followup('kept')
+    const dropped = agent.followup('dropped')
+    g.release('done')
+    await rec.when('step/start(2.1)')
+    agent.cancel({ kind: 'user' })
+    await agent.whenIdle()
+    const enqueued = new Map(
+      rec.live.flatMap((e) => (e.type === 'agent/inbox/enqueue' ? [[e.message.id, e.message] as const] : [])),
+    )
+    const dequeued = rec.live.flatMap((e) => (e.type === 'agent/inbox/dequeue' ? [e.message] : []))
+    const discarded = rec.live.flatMap((e) => (e.type === 'agent/inbox/discard' ? e.messages : []))
+    expect(dequeued.map((m) => m.id)).toEqual([expect.any(String), kept])
+    expect(discarded.map((m) => m.id)).toEqual([dropped])
+    // Same value and the same JSON (key order) as the enqueued message; frozen all the way down.
+    for (const message of [...dequeued, ...discarded]) {
+      expect(JSON.stringify(message)).toBe(JSON.stringify(enqueued.get(message.id)))
+      for (const mutate of mutations(message)) expect(mutate).toThrow(TypeError)
+    }
+    const prompt = rec.durable.find((e) => e.type === 'user/message' && e.data.id === kept)
+    expect(JSON.stringify(prompt?.data)).toBe(
+      JSON.stringify({ content: [{ type: 'text', text: 'kept' }], source: { kind: 'user' }, id: kept }),
+    )
+  })
+
   it('R1: durable events are deep-frozen (R38), in the stream and in session.events', async () => {
     const g = gate()
     const { agent, rec } = setup([g.reply])

@@ -21,7 +21,7 @@ import type { Command, Effect, Output, Signal } from '../loop/inputs.js'
 import { mergeEffects } from '../loop/mergeEffects.js'
 import { reduce } from '../loop/reduce.js'
 import { createEffectRunner } from '../loop/runEffect.js'
-import { initialState, itemMessage, itemWakes } from '../loop/state.js'
+import { initialState, itemSource, itemWakes } from '../loop/state.js'
 import { trampoline } from '../loop/trampoline.js'
 import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
 import { parseCancelArgs, parseSendInput, parseSendOptions } from '../messages/validate.js'
@@ -113,6 +113,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     sends.next({
       message: Object.freeze({ id, content: data.content, source: data.source }),
       options: sendOptions,
+      text: typeof input === 'string' ? input : undefined,
     })
     return id
   }
@@ -173,8 +174,7 @@ export const createAgent = (options: AgentOptions): Agent => {
   const extraPromptSubmit: ((args: PromptSubmitArgs<Agent>) => PromptDecision | undefined)[] = []
   registerExtensions(agent, {
     wakingHumanPrompts: () =>
-      fifoToArray(state.queue).filter((item) => itemWakes(item) && isHumanPrompt(itemMessage(item).source))
-        .length,
+      fifoToArray(state.queue).filter((item) => itemWakes(item) && isHumanPrompt(itemSource(item))).length,
     addPromptSubmit: (hook) => {
       extraPromptSubmit.push(hook)
       return () => {

@@ -2,8 +2,15 @@ import { connect, filter, map, merge, type OperatorFunction } from 'rxjs'
 import type { AgentMessage, SendOptions } from '../messages/types.js'
 import { fanOut } from './fanOut.js'
 
-/** A send after validation, snapshot and id: what enters the pipeline. */
-export type AcceptedSend = { readonly message: AgentMessage; readonly options: SendOptions }
+/**
+ * A send after validation, snapshot and id: what enters the pipeline. `text` is the string when
+ * the send was the string shorthand (the queue then keeps it as `{id, text}`, issue #7).
+ */
+export type AcceptedSend = {
+  readonly message: AgentMessage
+  readonly options: SendOptions
+  readonly text?: string | undefined
+}
 
 /** Bound for the queued FIFO or the steering outbox: `next-turn`, or `next-step` with wakeup. */
 export type QueueSend = {
@@ -11,6 +18,8 @@ export type QueueSend = {
   readonly message: AgentMessage
   readonly target: SendOptions['target']
   readonly wakeup: boolean
+  /** The string of a string-shorthand send (see `AcceptedSend`). */
+  readonly text?: string | undefined
 }
 /** `next-step` without wakeup: staged context inside the window, appended at once outside. */
 export type InjectSend = { readonly type: 'inject'; readonly message: AgentMessage }
@@ -47,11 +56,12 @@ export const splitSends = (): OperatorFunction<AcceptedSend, QueueSend | InjectS
         sends$.pipe(
           filter(isQueueSend),
           map(
-            ({ message, options }): QueueSend => ({
+            ({ message, options, text }): QueueSend => ({
               type: 'queue',
               message,
               target: options.target,
               wakeup: options.wakeup,
+              text,
             }),
           ),
         ),

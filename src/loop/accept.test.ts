@@ -18,10 +18,12 @@ import {
   PLUGIN,
   parked,
   q,
+  qt,
   type Row,
   S,
   show,
   steer,
+  textFollowup,
   turning,
 } from './reduce.fixtures.js'
 import { reduce } from './reduce.js'
@@ -37,6 +39,20 @@ describe('accept: routing (R4) and the deferred wake (R6)', () => {
       followup('m1'),
       [live({ type: 'agent/inbox/enqueue', message: msg('m1'), placement: 'queued' }), 'schedule wake'],
       { queue: [q('m1')], waking: 1, wakeScheduled: true },
+    ],
+    [
+      'R3/R4: a string followup is queued as {id, text}; its enqueue carries the whole message (issue #7)',
+      idle(),
+      textFollowup('m1'),
+      [live({ type: 'agent/inbox/enqueue', message: msg('m1'), placement: 'queued' }), 'schedule wake'],
+      { queue: [qt('m1')], waking: 1, wakeScheduled: true },
+    ],
+    [
+      'R8: a parked string send keeps its message (only waking string sends are compact)',
+      idle(),
+      { ...parked('p1'), text: 'p1' } as Input,
+      ['enqueue(p1,queued)'],
+      { queue: [q('p1', false)] },
     ],
     [
       'R6: a second followup of the same stack schedules no second wake',

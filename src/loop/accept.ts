@@ -1,6 +1,6 @@
 import { fifoPush } from '../inbox/fifo.js'
 import type { AgentMessage, AgentMessageId, SendTarget, UserMessageData } from '../messages/types.js'
-import { activeWork } from './state.js'
+import { activeWork, type QueuedItem } from './state.js'
 import type { Tx } from './tx.js'
 
 /**
@@ -9,7 +9,13 @@ import type { Tx } from './tx.js'
  * The id and the frozen snapshot were made before the input entered. While `dispose()` unwinds,
  * it is accepted and discarded at once (R29).
  */
-export const acceptQueued = (tx: Tx, message: AgentMessage, target: SendTarget, wakeup: boolean): void => {
+export const acceptQueued = (
+  tx: Tx,
+  message: AgentMessage,
+  target: SendTarget,
+  wakeup: boolean,
+  text?: string,
+): void => {
   const s = tx.state
   const steering = target === 'next-step' && s.window
   if (s.disposal !== 'none') {
@@ -23,7 +29,7 @@ export const acceptQueued = (tx: Tx, message: AgentMessage, target: SendTarget, 
     return
   }
   tx.set({
-    queue: fifoPush(s.queue, wakeup ? message : { parked: message }),
+    queue: fifoPush(s.queue, queuedItem(message, wakeup, text)),
     waking: s.waking + (wakeup ? 1 : 0),
   })
   tx.live({ type: 'agent/inbox/enqueue', message, placement: 'queued' })
@@ -33,6 +39,10 @@ export const acceptQueued = (tx: Tx, message: AgentMessage, target: SendTarget, 
     tx.effect({ kind: 'schedule', input: { type: 'wake' } })
   }
 }
+
+/** A parked send is wrapped; a waking string send is kept as `{id, text}` (see `QueuedItem`). */
+const queuedItem = (message: AgentMessage, wakeup: boolean, text: string | undefined): QueuedItem =>
+  !wakeup ? { parked: message } : text !== undefined ? { id: message.id, text } : message
 
 /**
  * A send from the inject stream (R4): staged as context while the window is open, appended as a

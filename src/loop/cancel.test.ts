@@ -21,6 +21,7 @@ import {
   live,
   msg,
   q,
+  qt,
   type Row,
   result,
   S,
@@ -83,6 +84,17 @@ describe('cancel: request, clear, abort (R25, R26)', () => {
         'schedule unwind#1',
       ],
       { queue: [], waking: 0, outbox: [C('c1')], activity: turn({ abort: userAbort }) },
+    ],
+    [
+      'R25: compact {id, text} items are discarded as their whole messages, in FIFO order',
+      turning({}, { queue: [qt('m1'), q('m2'), qt('m3')] }),
+      clear('user'),
+      [
+        live({ type: 'agent/inbox/discard', messages: [msg('m1'), msg('m2'), msg('m3')] }),
+        effect({ kind: 'abort', activity: 1, cause: { kind: 'user' } }),
+        'schedule unwind#1',
+      ],
+      { queue: [], waking: 0, activity: turn({ abort: userAbort }) },
     ],
     [
       'R26: with keepInbox nothing is discarded',

@@ -19,6 +19,7 @@ import {
   msg,
   PLUGIN,
   q,
+  qt,
   type Row,
   S,
   stepHook,
@@ -96,6 +97,13 @@ describe('claim: wake, dequeue, submit (R6, R8, R10)', () => {
       { type: 'claim/dequeue', activity: 1 },
       [live({ type: 'agent/inbox/dequeue', message: msg('m1') }), 'post claim/submit#1'],
       { queue: [q('m2')], waking: 1, activity: claim({ phase: 'dequeued', item: q('m1') }) },
+    ],
+    [
+      'R10: a compact {id, text} head is dequeued as its whole message, which the claim keeps',
+      claiming({}, { queue: [qt('m1'), q('m2')] }),
+      { type: 'claim/dequeue', activity: 1 },
+      [live({ type: 'agent/inbox/dequeue', message: msg('m1') }), 'post claim/submit#1'],
+      { queue: [q('m2')], waking: 1, activity: claim({ phase: 'dequeued', item: msg('m1') }) },
     ],
     [
       'R8: a parked head is claimed without counting as waking',

@@ -46,12 +46,15 @@ export const claimDequeue = (tx: Tx, activity: number): void => {
   if (claim?.phase !== 'opening') return
   const head = fifoShift(tx.state.queue)
   if (!head) return reject(tx, claim)
+  const wakes = itemWakes(head.item)
+  const message = itemMessage(head.item)
   tx.set({
     queue: head.rest,
-    waking: tx.state.waking - (itemWakes(head.item) ? 1 : 0),
-    activity: withClaim(claim, { item: head.item, phase: 'dequeued' }),
+    waking: tx.state.waking - (wakes ? 1 : 0),
+    // The claim keeps the message itself: a compact `{id, text}` item is made whole once.
+    activity: withClaim(claim, { item: wakes ? message : head.item, phase: 'dequeued' }),
   })
-  tx.live({ type: 'agent/inbox/dequeue', message: itemMessage(head.item) })
+  tx.live({ type: 'agent/inbox/dequeue', message })
   tx.effect({ kind: 'post', input: { type: 'claim/submit', activity } })
 }
 

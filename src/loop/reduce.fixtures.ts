@@ -48,6 +48,8 @@ export const msg = (id: string, source: MessageSource = USER): AgentMessage =>
   deepFreeze({ id: id as AgentMessageId, content: [{ type: 'text', text: id }], source })
 export const q = (id: string, wakeup = true): QueuedItem =>
   wakeup ? msg(id) : deepFreeze({ parked: msg(id) })
+/** A string send as the queue keeps it, `{id, text}` (its message is `msg(id)`, issue #7). */
+export const qt = (id: string): QueuedItem => deepFreeze({ id: id as AgentMessageId, text: id })
 export const S = (id: string): OutboxEntry => deepFreeze({ kind: 'steering', message: msg(id) })
 export const C = (id: string): OutboxEntry => deepFreeze({ kind: 'context', data: msg(id) })
 
@@ -117,6 +119,9 @@ export const queueSend = (
   wakeup,
 })
 export const followup = (id: string) => queueSend(id, 'next-turn', true)
+/** `followup(id)` given as the string shorthand (the text is the id, as in `msg`). */
+export const textFollowup = (id: string): Input =>
+  ({ ...queueSend(id, 'next-turn', true), text: id }) as Input
 export const parked = (id: string) => queueSend(id, 'next-turn', false)
 export const steer = (id: string, source = USER) => queueSend(id, 'next-step', true, source)
 export const inject = (id: string): Input => ({ type: 'inject', message: msg(id) })

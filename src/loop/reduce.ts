@@ -39,7 +39,7 @@ export const reduce = (state: DeliveryState, input: Input): Reduction => {
 const handle = (tx: Tx, input: Input): void => {
   switch (input.type) {
     case 'queue':
-      return acceptQueued(tx, input.message, input.target, input.wakeup)
+      return acceptQueued(tx, input.message, input.target, input.wakeup, input.text)
     case 'inject':
       return acceptInjected(tx, input.message)
     case 'cancel':

@@ -2,21 +2,35 @@ import { emptyFifo, type Fifo } from '../inbox/fifo.js'
 import type {
   AgentCancelCause,
   AgentMessage,
+  AgentMessageId,
   AgentStatus,
   ContentBlock,
   DisposeCause,
+  MessageSource,
   ToolCallBlock,
   ToolResultBlock,
   Usage,
   UserMessageData,
 } from '../messages/types.js'
+import { userSource, userTextMessage } from '../messages/userText.js'
 import type { FinishReason } from './model.js'
 
-/** A queued FIFO item: the accepted message and whether it may wake the driver (R8). */
-/** A waking item is the message itself; only a parked one is wrapped. */
-export type QueuedItem = AgentMessage | { readonly parked: AgentMessage }
-export const itemMessage = (item: QueuedItem): AgentMessage => ('parked' in item ? item.parked : item)
+/**
+ * A queued FIFO item: the accepted message and whether it may wake the driver (R8). A waking
+ * item is the message itself, or `{id, text}` for a string send; a parked one is wrapped.
+ *
+ * Why `{id, text}`: a string send is the common followup, and a queue can hold many of them.
+ * Its message (an object, a content array and a text block) is made again, an equal value, when
+ * the item is dequeued or discarded: 96 bytes per queued message instead of 200 (issue #7).
+ */
+export type QueuedItem = AgentMessage | QueuedText | { readonly parked: AgentMessage }
+export type QueuedText = { readonly id: AgentMessageId; readonly text: string }
+export const itemMessage = (item: QueuedItem): AgentMessage =>
+  'parked' in item ? item.parked : 'text' in item ? userTextMessage(item.id, item.text) : item
 export const itemWakes = (item: QueuedItem): boolean => !('parked' in item)
+/** The item's source, without making a compact item's message. */
+export const itemSource = (item: QueuedItem): MessageSource =>
+  'parked' in item ? item.parked.source : 'text' in item ? userSource : item.source
 
 /** Next-step input staged for the next safe boundary. Steering carries its id; context may. */
 export type OutboxEntry =

@@ -20,8 +20,7 @@ import type {
   SendOptions,
   UserMessageData,
 } from './types.js'
-
-const userSource: MessageSource = Object.freeze({ kind: 'user' })
+import { userSource, userText } from './userText.js'
 
 /**
  * Validates `UserMessageData` given where a string means "text from `defaultSource`": the prompt
@@ -45,9 +44,9 @@ export const parseContextInput = (
   root: string | Path = 'input',
 ): UserMessageData => {
   if (typeof input === 'string') {
+    if (defaultSource === userSource) return userText(input)
     const text = Object.freeze({ type: 'text', text: input } as const)
-    const source = defaultSource === userSource ? userSource : deepFreeze(defaultSource)
-    return Object.freeze({ content: Object.freeze([text]), source })
+    return Object.freeze({ content: Object.freeze([text]), source: deepFreeze(defaultSource) })
   }
   const rootPath = typeof root === 'string' ? [root] : root
   if (!isPlainObject(input)) {

@@ -1,0 +1,21 @@
+import type { AgentMessage, AgentMessageId, MessageSource, UserMessageData } from './types.js'
+
+/** The source of the string shorthand, one frozen object shared by every such message. */
+export const userSource: MessageSource = Object.freeze({ kind: 'user' })
+
+/** The string shorthand `s`: `{content: [{type: 'text', text: s}], source: {kind: 'user'}}`, frozen. */
+export const userText = (text: string): UserMessageData =>
+  Object.freeze({
+    content: Object.freeze([Object.freeze({ type: 'text', text } as const)]),
+    source: userSource,
+  })
+
+/**
+ * The message of an accepted string send, the same value (key order included) whenever it is
+ * made: the queue keeps such a send as `{id, text}` and makes the message again when it is
+ * needed (issue #7, memory per queued message).
+ */
+export const userTextMessage = (id: AgentMessageId, text: string): AgentMessage => {
+  const data = userText(text)
+  return Object.freeze({ id, content: data.content, source: data.source })
+}
