@@ -24,6 +24,7 @@ import { createEffectRunner } from '../loop/runEffect.js'
 import { initialState, itemSource, itemWakes } from '../loop/state.js'
 import { trampoline } from '../loop/trampoline.js'
 import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
+import { userTextMessage } from '../messages/userText.js'
 import { parseCancelArgs, parseSendInput, parseSendOptions } from '../messages/validate.js'
 import { isHumanPrompt } from '../session/isHumanPrompt.js'
 import { Transcript } from '../session/session.js'
@@ -108,12 +109,18 @@ export const createAgent = (options: AgentOptions): Agent => {
   }
   const sendChecked = (input: SendInput, sendOptions: SendOptions, call: string): AgentMessage['id'] => {
     ensureAccepting(call)
+    if (typeof input === 'string') {
+      // The shorthand needs no checking: made in one go, without an intermediate data object.
+      const id = mintMessageId()
+      sends.next({ message: userTextMessage(id, input), options: sendOptions, text: input })
+      return id
+    }
     const data = parseSendInput(input, call)
     const id = mintMessageId()
     sends.next({
       message: Object.freeze({ id, content: data.content, source: data.source }),
       options: sendOptions,
-      text: typeof input === 'string' ? input : undefined,
+      text: undefined,
     })
     return id
   }

@@ -12,6 +12,8 @@ export type ModelCallDeps = {
   readonly system?: string
   readonly toolSpecs: readonly ToolSpec[]
   readonly transcript: Transcript
+  /** Cuts an Observable answer off at the activity's `stop` effect (R25). */
+  readonly untilStopped: (activity: number, answer: Observable<Signal>) => Observable<Signal>
 }
 
 export type ModelCall = {
@@ -20,8 +22,6 @@ export type ModelCall = {
   readonly step: number
   /** The activity's signal, made on first read (most adapters that answer at once never read it). */
   readonly signal: () => AbortSignal
-  /** Cuts an Observable answer off at the activity's `stop` effect (R25). */
-  readonly untilStopped: (answer: Observable<Signal>) => Observable<Signal>
 }
 
 /**
@@ -49,7 +49,7 @@ export const callModel = (deps: ModelCallDeps, call: ModelCall): EffectAnswer =>
     map((event): Signal => ({ type: 'model/event', activity, step, event })),
     endWith<Signal>({ type: 'model/complete', activity, step }),
     catchError((error: unknown) => of<Signal>({ type: 'model/failed', activity, step, error })),
-    call.untilStopped,
+    (signals) => deps.untilStopped(activity, signals),
   )
 }
 

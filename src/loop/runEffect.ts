@@ -79,6 +79,10 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
     (source: Observable<Signal>): Observable<Signal> =>
       source.pipe(takeUntil(stop$.pipe(filter((id) => id === activity))))
   const { agent } = deps
+  const modelDeps = {
+    ...deps,
+    untilStopped: (activity: number, answer: Observable<Signal>) => answer.pipe(untilStopped(activity)),
+  }
   /** Hands over what the store missed (R40), then makes everything appended so far durable. */
   const flush = (): Observable<never> => flushTranscript(deps.transcript, deps.store).pipe(ignoreElements())
   /** The same, started now (`startFlush`); `undefined` when there is nothing to wait for. */
@@ -150,11 +154,14 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
       }
       case 'model': {
         const cell = cellOf(effect.activity)
-        return callModel(deps, {
-          ...effect,
+        // Fields named, not spread: a spread into a literal takes V8's slow path (issue #7).
+        const call = {
+          activity: effect.activity,
+          turn: effect.turn,
+          step: effect.step,
           signal: () => controllerIn(cell).signal,
-          untilStopped: untilStopped(effect.activity),
-        })
+        }
+        return callModel(modelDeps, call)
       }
       case 'tools':
         return deps

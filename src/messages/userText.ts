@@ -15,7 +15,9 @@ export const userText = (text: string): UserMessageData =>
  * made: the queue keeps such a send as `{id, text}` and makes the message again when it is
  * needed (issue #7, memory per queued message).
  */
-export const userTextMessage = (id: AgentMessageId, text: string): AgentMessage => {
-  const data = userText(text)
-  return Object.freeze({ id, content: data.content, source: data.source })
-}
+export const userTextMessage = (id: AgentMessageId, text: string): AgentMessage =>
+  Object.freeze({
+    id,
+    content: Object.freeze([Object.freeze({ type: 'text', text } as const)]),
+    source: userSource,
+  })

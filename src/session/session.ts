@@ -39,10 +39,11 @@ export class Transcript {
   }
 
   append(draft: DurableDraft): SessionEvent {
-    const event = freezeShallowNew({
+    // The wrapper is new; only its data can hold further new objects.
+    const event = Object.freeze({
       seq: this.list.length + 1,
       type: draft.type,
-      data: draft.data,
+      data: freezeShallowNew(draft.data),
     } as SessionEvent)
     this.list.push(event)
     this.project(event)
