@@ -25,7 +25,7 @@ import { initialState, itemSource, itemWakes } from '../loop/state.js'
 import { trampoline } from '../loop/trampoline.js'
 import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
 import { userTextMessage } from '../messages/userText.js'
-import { parseCancelArgs, parseSendInput, parseSendOptions } from '../messages/validate.js'
+import { parseCancelArgs, parseSendInput, parseSendOptions, shorthandTextOf } from '../messages/validate.js'
 import { isHumanPrompt } from '../session/isHumanPrompt.js'
 import { Transcript } from '../session/session.js'
 import { flushTranscript, memoryStore } from '../session/store.js'
@@ -120,7 +120,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     sends.next({
       message: Object.freeze({ id, content: data.content, source: data.source }),
       options: sendOptions,
-      text: undefined,
+      text: shorthandTextOf(data),
     })
     return id
   }

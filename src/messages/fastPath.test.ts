@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseContextData, userTextFastPath } from './validate.js'
+import { userText } from './userText.js'
+import { parseContextData, parseSendInput, shorthandTextOf, userTextFastPath } from './validate.js'
 
 /** Blocks around the fast path's shape: the shape itself and near misses on every rule. */
 const block = fc.oneof(
@@ -93,5 +94,34 @@ describe('the text-from-the-user fast path of send (issue #7)', () => {
       [[{ type: 'text', text: 'a', [Symbol('s')]: 1 }], { kind: 'user' }],
     ]
     for (const [c, s] of misses) expect(userTextFastPath(c, s)).toBeUndefined()
+  })
+
+  it('issue #7: shorthandTextOf names the string only when the value is its shorthand, always on the fast path', () => {
+    let named = 0
+    fc.assert(
+      fc.property(content, source, (c, s) => {
+        let data: ReturnType<typeof parseSendInput>
+        try {
+          data = parseSendInput({ content: c, source: s })
+        } catch {
+          return
+        }
+        const text = shorthandTextOf(data)
+        const isShorthand =
+          data.content.length === 1 &&
+          JSON.stringify(data) === JSON.stringify(userText((data.content[0] as { text: string }).text))
+        // Sound: a named string rebuilds the same value, the same JSON (the queue relies on it).
+        if (text !== undefined) expect(JSON.stringify(userText(text))).toBe(JSON.stringify(data))
+        // Complete on the fast path (the full path's rare inputs may be queued whole).
+        if (isShorthand && userTextFastPath(c, s) !== undefined) expect(text).toBeDefined()
+        if (text !== undefined) named++
+      }),
+      { numRuns: 2000 },
+    )
+    expect(named).toBeGreaterThan(50)
+    expect(shorthandTextOf(parseSendInput('s'))).toBe('s')
+    expect(
+      shorthandTextOf(parseSendInput({ content: [{ text: 's', type: 'text' }], source: { kind: 'user' } })),
+    ).toBe(undefined)
   })
 })

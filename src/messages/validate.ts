@@ -80,37 +80,56 @@ export const parseContextData = (
  */
 export const userTextFastPath = (content: unknown, source: unknown): UserMessageData | undefined => {
   if (!Array.isArray(content) || Object.getPrototypeOf(content) !== Array.prototype) return undefined
-  if (content.length === 0 || !hasOnlyKeys(source, 'kind', 'kind') || source.kind !== 'user') return undefined
+  if (
+    content.length === 0 ||
+    keyOrder(source, 'kind', 'kind') === NOT ||
+    (source as { kind: unknown }).kind !== 'user'
+  )
+    return undefined
   const blocks: ContentBlock[] = new Array(content.length)
   for (let i = 0; i < content.length; i++) {
     const block: unknown = content[i]
-    if (!hasOnlyKeys(block, 'type', 'text')) return undefined
-    const { type, text } = block
+    const order = keyOrder(block, 'type', 'text')
+    if (order === NOT) return undefined
+    const { type, text } = block as { type: unknown; text: unknown }
     if (type !== 'text' || typeof text !== 'string') return undefined
     // Keys in the caller's order, as the full path's copy keeps them (JSON lines look the same).
-    blocks[i] = Object.freeze(firstKey(block) === 'type' ? { type, text } : { text, type })
+    blocks[i] = Object.freeze(order === FIRST ? { type, text } : { text, type })
   }
   return Object.freeze({ content: Object.freeze(blocks), source: userSource })
 }
 
-const firstKey = (value: object): string | undefined => {
-  for (const key in value) return key
-  return undefined
+/**
+ * The string `s` when `data` is exactly the shorthand's value for `s` (one text block, keys in
+ * the order `type`, `text`, source the shared `{kind: 'user'}`), else `undefined`. Such a send is
+ * queued compactly, as a string send is (issue #7).
+ */
+export const shorthandTextOf = (data: UserMessageData): string | undefined => {
+  if (data.source !== userSource || data.content.length !== 1) return undefined
+  const block = data.content[0] as ContentBlock
+  return block.type === 'text' && keyOrder(block, 'type', 'text') === FIRST ? block.text : undefined
 }
 
+const NOT = 0
+const FIRST = 1
 /**
- * A plain object (prototype `Object.prototype`) whose enumerable keys, inherited ones included,
- * are exactly `a` and `b` (one key when they are the same), and that has no own symbol keys.
+ * Whether `value` is a plain object (prototype `Object.prototype`) whose enumerable keys,
+ * inherited ones included, are exactly `a` and `b` (one key when they are the same), with no own
+ * symbol keys; and if so, which comes first. One pass, as this runs per block of every send.
+ *
+ * @returns `NOT` (0), `FIRST` (1) when `a` comes first, or 2 when `b` does.
  */
-const hasOnlyKeys = <K extends string>(value: unknown, a: K, b: K): value is Record<K, unknown> => {
+const keyOrder = (value: unknown, a: string, b: string): number => {
   if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype)
-    return false
+    return NOT
   let count = 0
+  let order = NOT
   for (const key in value) {
-    if (key !== a && key !== b) return false
+    if (key !== a && key !== b) return NOT
+    if (count === 0) order = key === a ? FIRST : 2
     count++
   }
-  return count === (a === b ? 1 : 2) && Object.getOwnPropertySymbols(value).length === 0
+  return count === (a === b ? 1 : 2) && Object.getOwnPropertySymbols(value).length === 0 ? order : NOT
 }
 
 /** `send`'s input: a `UserMessageData`, or a string meaning a user text message (R1, R2). */
