@@ -9,7 +9,6 @@ import {
   Subject,
   scan,
   startWith,
-  tap,
 } from 'rxjs'
 import { AgentBusyError, AgentDisposedError } from '../errors.js'
 import type { AgentEvent, SessionEvent } from '../events.js'
@@ -66,29 +65,26 @@ export const createAgent = (options: AgentOptions): Agent => {
     loaded.length > 0 ? loaded : options.history === undefined ? [] : checkHistory(options.history)
   if (loaded.length === 0 && history.length > 0) store.append(history)
   const agentId = options.id ?? mintSessionId()
-  const signals = inlet<Signal>()
+  const idle = idleTracker()
+  // Inputs are counted as they enter the pipeline (whenIdle waits for their delivery).
+  const signals = inlet<Signal>(idle.entered)
   const transcript = new Transcript(store, history, (error) => signals.next({ type: 'store/failed', error }))
   for (const draft of closeInterruptedTurn(history)) transcript.append(draft)
 
   // The design card's shape: sends enter as an Observable and are split by target and wakeup
   // (splitSends: connect + type-guard filters) into the queue and inject streams.
-  const sends = inlet<AcceptedSend>()
-  const commands = inlet<Command>()
+  const sends = inlet<AcceptedSend>(idle.entered)
+  const commands = inlet<Command>(idle.entered)
   let state = initialState(agentId, lastTurnOf(history))
   let finished = false
 
-  const idle = idleTracker()
   const reductions$ = merge(
     sends.observable.pipe(splitSends()),
     commands.observable,
     signals.observable,
   ).pipe(
-    tap(idle.entered),
     trampoline(),
     scan((acc, input) => reduce(acc.state, input), { state, out: [] as readonly Output[] }),
-    tap((r) => {
-      state = r.state
-    }),
   )
   const effects = inlet<Effect>()
   // What events$, status$ and transcript$ subscribers share. An output nobody observes is not
@@ -221,6 +217,9 @@ export const createAgent = (options: AgentOptions): Agent => {
     reductions$
       .pipe(
         publishOutputs({
+          reduced: (r) => {
+            state = r.state
+          },
           transcript,
           effect: (effect) => effects.next(effect),
           delivered: idle.delivered,

@@ -35,4 +35,15 @@ describe('inlet (the pipeline sources of the façade)', () => {
     source.observable.subscribe({ complete: () => (completed = true) })
     expect(completed).toBe(true)
   })
+
+  it('calls onNext once per value that goes to the subscriber, just before it (R28 counting)', () => {
+    const log: string[] = []
+    const source = inlet<number>(() => log.push('counted'))
+    source.next(0) // no subscriber yet: dropped, not counted
+    source.observable.subscribe((v) => log.push(`got ${v}`))
+    source.next(1)
+    source.complete()
+    source.next(2) // after complete: dropped, not counted
+    expect(log).toEqual(['counted', 'got 1'])
+  })
 })

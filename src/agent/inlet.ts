@@ -17,9 +17,12 @@ export type Inlet<T> = {
  * per observer), ~200 B of garbage per value for a list of one. Inputs are the hottest path
  * (every send, every turn step; issue #7).
  *
+ * `onNext` is called for each value that goes to the subscriber, just before it does (the agent
+ * counts the inputs entering its pipeline with it, without an operator per input).
+ *
  * A second subscription, a wiring defect, gets an error notification.
  */
-export const inlet = <T>(): Inlet<T> => {
+export const inlet = <T>(onNext?: () => void): Inlet<T> => {
   let target: Subscriber<T> | undefined
   let done = false
   return {
@@ -38,7 +41,9 @@ export const inlet = <T>(): Inlet<T> => {
       }
     }),
     next: (value) => {
-      if (!done) target?.next(value)
+      if (done || target === undefined) return
+      onNext?.()
+      target.next(value)
     },
     complete: () => {
       if (done) return

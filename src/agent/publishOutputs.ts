@@ -10,6 +10,8 @@ export type Published =
   | { readonly kind: 'event'; readonly event: SessionEvent }
 
 export type PublishDeps = {
+  /** Called first for each reduction, before its outputs go out (the façade adopts its state). */
+  readonly reduced: (reduction: Reduction) => void
   readonly transcript: Transcript
   /** Runs an effect, in output order (the effect runner's inlet). */
   readonly effect: (effect: Effect) => void
@@ -20,7 +22,7 @@ export type PublishDeps = {
 }
 
 /**
- * Hands each reduction's outputs on, in order, synchronously: a live event is emitted; a durable
+ * Hands each reduction's state to the façade (`reduced`), then its outputs on, in order, synchronously: a live event is emitted; a durable
  * draft is appended to the transcript and its `SessionEvent` emitted; an effect goes to the
  * runner. Then `delivered(reduction)`.
  *
@@ -39,6 +41,7 @@ export const publishOutputs =
     new Observable<Published>((subscriber) =>
       reductions.subscribe({
         next: (r) => {
+          deps.reduced(r)
           for (const o of r.out) {
             if (o.kind === 'effect') deps.effect(o.effect)
             else if (o.kind === 'live') subscriber.next(o)
