@@ -33,7 +33,7 @@ export type Reduction = { readonly state: DeliveryState; readonly out: readonly 
 export const reduce = (state: DeliveryState, input: Input): Reduction => {
   const tx = new Tx(state)
   handle(tx, input)
-  return { state: tx.state, out: tx.out }
+  return tx
 }
 
 const handle = (tx: Tx, input: Input): void => {
