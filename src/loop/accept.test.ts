@@ -41,11 +41,25 @@ describe('accept: routing (R4) and the deferred wake (R6)', () => {
       { queue: [q('m1')], waking: 1, wakeScheduled: true },
     ],
     [
-      'R3/R4: a string followup is queued as {id, text}; its enqueue carries the whole message (issue #7)',
+      'R3/R4: a string followup that waits behind a turn is queued as {id, text}; its enqueue carries the whole message (issue #7)',
+      turning(),
+      textFollowup('m1'),
+      [live({ type: 'agent/inbox/enqueue', message: msg('m1'), placement: 'queued' })],
+      { queue: [qt('m1')], waking: 1 },
+    ],
+    [
+      'R3/R4: a string followup that waits behind other items is queued as {id, text} (issue #7)',
+      idle({ queue: [q('m1')], wakeScheduled: true }),
+      textFollowup('m2'),
+      ['enqueue(m2,queued)'],
+      { queue: [q('m1'), qt('m2')], waking: 2 },
+    ],
+    [
+      'R3/R6: a string followup that the scheduled wake claims at once is kept whole',
       idle(),
       textFollowup('m1'),
-      [live({ type: 'agent/inbox/enqueue', message: msg('m1'), placement: 'queued' }), 'schedule wake'],
-      { queue: [qt('m1')], waking: 1, wakeScheduled: true },
+      ['enqueue(m1,queued)', 'schedule wake'],
+      { queue: [q('m1')], waking: 1, wakeScheduled: true },
     ],
     [
       'R8: a parked string send keeps its message (only waking string sends are compact)',

@@ -1,6 +1,6 @@
 import { fifoPush } from '../inbox/fifo.js'
 import type { AgentMessage, AgentMessageId, SendTarget, UserMessageData } from '../messages/types.js'
-import { activeWork, type QueuedItem } from './state.js'
+import { activeWork, type DeliveryState, type QueuedItem } from './state.js'
 import type { Tx } from './tx.js'
 
 /**
@@ -29,7 +29,7 @@ export const acceptQueued = (
     return
   }
   tx.set({
-    queue: fifoPush(s.queue, queuedItem(message, wakeup, text)),
+    queue: fifoPush(s.queue, queuedItem(s, message, wakeup, text)),
     waking: s.waking + (wakeup ? 1 : 0),
   })
   tx.live({ type: 'agent/inbox/enqueue', message, placement: 'queued' })
@@ -40,9 +40,21 @@ export const acceptQueued = (
   }
 }
 
-/** A parked send is wrapped; a waking string send is kept as `{id, text}` (see `QueuedItem`). */
-const queuedItem = (message: AgentMessage, wakeup: boolean, text: string | undefined): QueuedItem =>
-  !wakeup ? { parked: message } : text !== undefined ? { id: message.id, text } : message
+/**
+ * A parked send is wrapped. A waking string send that will wait (behind a running turn or other
+ * items) is kept as `{id, text}` (see `QueuedItem`); one that the next wake claims at once is
+ * kept whole, since its message would be made again a moment later.
+ */
+const queuedItem = (
+  s: DeliveryState,
+  message: AgentMessage,
+  wakeup: boolean,
+  text: string | undefined,
+): QueuedItem => {
+  if (!wakeup) return { parked: message }
+  const waits = s.activity !== null || s.queue.size > 0
+  return waits && text !== undefined ? { id: message.id, text } : message
+}
 
 /**
  * A send from the inject stream (R4): staged as context while the window is open, appended as a
