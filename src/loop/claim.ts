@@ -61,7 +61,7 @@ export const claimDequeue = (tx: Tx, activity: number): void => {
 export const claimSubmit = (tx: Tx, activity: number): void => {
   const claim = liveClaim(tx, activity)
   if (!claim?.item || claim.phase !== 'dequeued') return
-  tx.set({ activity: withClaim(claim, { phase: 'deciding' }) })
+  tx.setActivity(withClaim(claim, { phase: 'deciding' }))
   const { content, source } = itemMessage(claim.item)
   tx.effect({ kind: 'prompt-submit', activity, content, source })
 }

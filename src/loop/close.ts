@@ -38,7 +38,7 @@ const settledReason = (reason: TurnEndReason, error: unknown): SettledReason => 
 export const checkpointDone = (tx: Tx, activity: number): void => {
   const a = tx.state.activity
   if (a?.kind !== 'between' || a.id !== activity || a.checkpointed) return
-  tx.set({ activity: withBetween(a, { checkpointed: true }) })
+  tx.setActivity(withBetween(a, { checkpointed: true }))
   tx.effect({ kind: 'schedule', input: { type: 'advance', activity } })
 }
 
@@ -57,7 +57,7 @@ export const checkpointFailed = (tx: Tx, activity: number, error: unknown): void
 export const advance = (tx: Tx, activity: number): void => {
   const a = tx.state.activity
   if (a?.kind !== 'between' || a.id !== activity) return
-  tx.set({ activity: null })
+  tx.setActivity(null)
   const s = tx.state
   if (s.disposal !== 'none') {
     // dispose() came between a failed turn and its retry: the retry never opens, so the failed

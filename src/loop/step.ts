@@ -34,7 +34,7 @@ export const beginStep = (tx: Tx, base: Pick<Turn, 'id' | 'turn'> & Partial<Turn
     outcomes: [],
     maxTokens: base.maxTokens ?? false,
   })
-  tx.set({ activity: turn })
+  tx.setActivity(turn)
   tx.effect({ kind: 'step-hook', activity: turn.id, turn: turn.turn, step })
 }
 
@@ -44,7 +44,7 @@ export const stepHookDone = (tx: Tx, activity: number, step: number): void => {
   if (!turn) return
   drainOutbox(tx, turn.turn)
   tx.durable({ type: 'step/start', data: { turn: turn.turn, step } })
-  tx.set({ activity: withTurn(turn, { phase: 'model', stepOpen: true }) })
+  tx.setActivity(withTurn(turn, { phase: 'model', stepOpen: true }))
   tx.effect({ kind: 'model', activity, turn: turn.turn, step })
 }
 
@@ -72,7 +72,7 @@ const foldModelEvent = (draft: StepDraft, event: ModelEvent): StepDraft => {
 export const modelEvent = (tx: Tx, activity: number, step: number, event: ModelEvent): void => {
   const turn = liveTurn(tx, activity, 'model', step)
   if (!turn || turn.draft.finish) return // events after `finish` are ignored
-  tx.set({ activity: withTurn(turn, { draft: foldModelEvent(turn.draft, event) }) })
+  tx.setActivity(withTurn(turn, { draft: foldModelEvent(turn.draft, event) }))
   if (event.type === 'text' || event.type === 'reasoning') {
     tx.live({ type: 'agent/stream/delta', turn: turn.turn, step, kind: event.type, text: event.text })
   }
@@ -101,7 +101,7 @@ export const modelComplete = (tx: Tx, activity: number, step: number): void => {
   }
   const inTools = withTurn(turn, { maxTokens, phase: 'tools' })
   if (toolCalls.length === 0) return finishStep(tx, inTools)
-  tx.set({ activity: inTools })
+  tx.setActivity(inTools)
   tx.effect({ kind: 'tools', activity, turn: turn.turn, step, calls: toolCalls })
 }
 
@@ -121,7 +121,7 @@ export const finishStep = (tx: Tx, turn: Turn): void => {
   if (turn.concluded) return closeTurn(tx, ended, endReason(ended)) // R17
   const ranTools = turn.toolResults > 0 && turn.draft.finish !== 'max-tokens'
   if (ranTools || drained || hasSteering(tx.state.outbox)) return beginStep(tx, ended, turn.step + 1)
-  tx.set({ activity: withTurn(ended, { phase: 'turn-stopping' }) })
+  tx.setActivity(withTurn(ended, { phase: 'turn-stopping' }))
   tx.effect({ kind: 'turn-stopping', activity: turn.id, turn: turn.turn, step: turn.step })
 }
 
@@ -149,7 +149,7 @@ export const modelFailed = (tx: Tx, activity: number, step: number, error: unkno
   const turn = liveTurn(tx, activity, 'model', step)
   if (!turn) return
   tx.durable({ type: 'step/end', data: { turn: turn.turn, step } })
-  tx.set({ activity: withTurn(turn, { phase: 'request-error', stepOpen: false, requestError: error }) })
+  tx.setActivity(withTurn(turn, { phase: 'request-error', stepOpen: false, requestError: error }))
   tx.effect({ kind: 'request-error', activity, turn: turn.turn, step, error })
 }
 

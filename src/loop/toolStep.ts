@@ -19,7 +19,7 @@ export const toolStarted = (tx: Tx, activity: number, step: number, index: numbe
   if (!turn || turn.started?.[index]) return
   const started = [...(turn.started ?? [])]
   started[index] = true
-  tx.set({ activity: withTurn(turn, { started }) })
+  tx.setActivity(withTurn(turn, { started }))
 }
 
 /**
@@ -40,9 +40,9 @@ export const toolResult = (
   const outcomes = [...(turn.outcomes ?? [])]
   outcomes[index] = { result, concluded }
   // After an abort, outcomes are only kept: the unwind records the whole batch (R25).
-  if (turn.abort) return tx.set({ activity: withTurn(turn, { outcomes }) })
+  if (turn.abort) return tx.setActivity(withTurn(turn, { outcomes }))
   const next = recordReady(tx, withTurn(turn, { outcomes }))
-  if (next.toolResults < calls) tx.set({ activity: next })
+  if (next.toolResults < calls) tx.setActivity(next)
   else finishStep(tx, next)
 }
 

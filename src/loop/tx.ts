@@ -8,6 +8,8 @@ import type { DeliveryState } from './state.js'
  * One reduction in progress: the state so far and the ordered outputs. A fresh `Tx` per input
  * keeps the reducer pure (the mutation never escapes `reduce`), while the handlers stay short.
  */
+type Writable<T> = { -readonly [K in keyof T]: T[K] }
+
 const NO_OUTPUT: readonly Output[] = Object.freeze([])
 
 export class Tx {
@@ -22,10 +24,20 @@ export class Tx {
 
   /** The first write of a reduction copies the state; later ones write into the copy. */
   set(patch: Partial<DeliveryState>): void {
+    Object.assign(this.writable(), patch)
+  }
+
+  /** `set({activity})`, the most frequent write, without a patch object (issue #7). */
+  setActivity(activity: DeliveryState['activity']): void {
+    this.writable().activity = activity
+  }
+
+  private writable(): Writable<DeliveryState> {
     if (!this.copied) {
-      this.state = Object.assign(copyState(this.state), patch)
+      this.state = copyState(this.state)
       this.copied = true
-    } else Object.assign(this.state, patch)
+    }
+    return this.state as Writable<DeliveryState>
   }
 
   live(event: DistributiveOmit<AgentEvent, 'agentId'>): void {
