@@ -10,7 +10,7 @@
  * It first builds the library (`npm run build`): the benchmarks measure `dist/`, what users run
  * (see bench/lib/built.ts). BENCH_NO_BUILD=1 skips the build when dist/ is known to be fresh.
  *
- * Options (environment): BENCH_RUNS (runs per median, default 3; accept uses 5),
+ * Options (environment): BENCH_RUNS (runs per median, default 3; accept and turns use 5),
  * BENCH_DRAIN_BUDGET_S (time budget of one 100k drain, default 60), BENCH_ONLY (comma-separated
  * script names, e.g. `BENCH_ONLY=accept,drain`). Exits non-zero when a script fails.
  */

@@ -8,7 +8,8 @@
  *   of the last 1,000 turns shows whether it stays flat as the transcript grows.
  *
  * The peer's queue mode does not matter here (no queued follow-ups), so it runs in its default.
- * `node --expose-gc --import tsx bench/turns.ts`. Medians of RUNS runs after a warm-up.
+ * `node --expose-gc --import tsx bench/turns.ts`. Medians of RUNS runs (5: the bare turn moves by
+ * ±30% between runs on this shared machine) after a warm-up.
  */
 import { performance } from 'node:perf_hooks'
 import { collect, median, progress, type Row, report, type SubjectId } from './lib/report.js'
@@ -17,7 +18,8 @@ import { type Factory, loadSubjects } from './lib/subjects.js'
 const TURNS = Number(process.env.BENCH_TURNS ?? 10_000)
 const PER_AGENT = 100
 const BLOCK = 1_000
-const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+const WARM_AFTER_GC = 4_000
+const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 const { factories } = await loadSubjects()
 const present = (['steerable', 'pi', 'floor'] as const).filter((s) => factories[s])
 
@@ -65,10 +67,14 @@ for (let run = 1; run <= RUNS; run++) {
   for (const s of order) {
     const make = factories[s]
     if (!make) continue
-    // A full GC shrinks the heap, and the turns right after it pay for regrowing it: warm up
-    // after the GC, and start the growing run right after the bare one (no GC in between).
+    // A full GC shrinks the heap, and the turns right after it pay for regrowing it. It also
+    // deoptimizes the code that inlined objects which died in it (V8's --trace-deopt says
+    // 'weak objects': the closures of the agents just disposed), and the first thousands of
+    // turns after it run re-optimizing (measured: steerable 2-5x slower over its first 2,000
+    // turns, the peer 1.1-1.4x). So: warm up WARM_AFTER_GC turns after the GC, and start the
+    // growing run right after the bare one (no GC in between).
     collect()
-    await bare(make, 500)
+    await bare(make, WARM_AFTER_GC)
     push(bareUs, s, await bare(make, TURNS))
     const blocks = await growing(make, TURNS)
     push(firstUs, s, blocks[0] ?? Number.NaN)
