@@ -19,20 +19,25 @@ export const acceptQueued = (
   const s = tx.state
   const steering = target === 'next-step' && s.window
   if (s.disposal !== 'none') {
-    tx.live({ type: 'agent/inbox/enqueue', message, placement: steering ? 'steering' : 'queued' })
-    tx.live({ type: 'agent/inbox/discard', messages: [message] })
+    tx.live({
+      type: 'agent/inbox/enqueue',
+      agentId: tx.state.agentId,
+      message,
+      placement: steering ? 'steering' : 'queued',
+    })
+    tx.live({ type: 'agent/inbox/discard', agentId: tx.state.agentId, messages: [message] })
     return
   }
   if (steering) {
     tx.set({ outbox: [...s.outbox, { kind: 'steering', message }] })
-    tx.live({ type: 'agent/inbox/enqueue', message, placement: 'steering' })
+    tx.live({ type: 'agent/inbox/enqueue', agentId: tx.state.agentId, message, placement: 'steering' })
     return
   }
   tx.set({
     queue: fifoPush(s.queue, queuedItem(s, message, wakeup, text)),
     waking: s.waking + (wakeup ? 1 : 0),
   })
-  tx.live({ type: 'agent/inbox/enqueue', message, placement: 'queued' })
+  tx.live({ type: 'agent/inbox/enqueue', agentId: tx.state.agentId, message, placement: 'queued' })
   // R6: the wake is deferred, so every send of this stack sees the same pre-admission state.
   if (wakeup && s.activity === null && !s.wakeScheduled && s.disposal === 'none') {
     tx.set({ wakeScheduled: true })

@@ -19,7 +19,7 @@ export const cancel = (tx: Tx, cause: AgentCancelCause, keepInbox: boolean): voi
   if (s.disposal !== 'none') return
   const pending = s.queue.size > 0 || s.outbox.some((e) => e.kind === 'steering')
   if (!activeWork(s) && (keepInbox || !pending)) return
-  tx.live({ type: 'agent/cancel-requested', cause })
+  tx.live({ type: 'agent/cancel-requested', agentId: tx.state.agentId, cause })
   tx.effect({ kind: 'post', input: { type: 'cancel/clear', cause, keepInbox } })
 }
 
@@ -37,7 +37,7 @@ export const discardPending = (tx: Tx): void => {
   for (const entry of s.outbox) if (entry.kind === 'steering') messages.push(entry.message)
   if (messages.length === 0) return
   tx.set({ queue: emptyFifo(), waking: 0, outbox: s.outbox.filter((e) => e.kind === 'context') })
-  tx.live({ type: 'agent/inbox/discard', messages })
+  tx.live({ type: 'agent/inbox/discard', agentId: tx.state.agentId, messages })
 }
 
 /**
@@ -92,5 +92,5 @@ export const storeFailed = (tx: Tx, error: unknown): void => {
   const work = activeWork(tx.state)
   const turn = work?.turn ?? 0
   const step = work?.kind === 'turn' ? work.step : 0
-  tx.live({ type: 'agent/error', turn, step, error })
+  tx.live({ type: 'agent/error', agentId: tx.state.agentId, turn, step, error })
 }

@@ -30,7 +30,7 @@ export const beginClaim = (tx: Tx): void => {
   tx.set({ activity: claim, nextActivity: s.nextActivity + 1, window: true })
   if (s.status === 'idle') {
     tx.set({ status: 'running' })
-    tx.live({ type: 'agent/status', status: 'running' })
+    tx.live({ type: 'agent/status', agentId: tx.state.agentId, status: 'running' })
   }
   tx.effect({ kind: 'post', input: { type: 'claim/dequeue', activity: claim.id } })
 }
@@ -54,7 +54,7 @@ export const claimDequeue = (tx: Tx, activity: number): void => {
     // The claim keeps the message itself: a compact `{id, text}` item is made whole once.
     activity: withClaim(claim, { item: wakes ? message : head.item, phase: 'dequeued' }),
   })
-  tx.live({ type: 'agent/inbox/dequeue', message })
+  tx.live({ type: 'agent/inbox/dequeue', agentId: tx.state.agentId, message })
   tx.effect({ kind: 'post', input: { type: 'claim/submit', activity } })
 }
 
@@ -91,7 +91,7 @@ export const admissionBlocked = (tx: Tx, activity: number): void => {
 export const admissionFailed = (tx: Tx, activity: number, error: unknown): void => {
   const claim = liveClaim(tx, activity)
   if (claim?.phase !== 'deciding') return
-  tx.live({ type: 'agent/error', turn: claim.turn, step: 0, error })
+  tx.live({ type: 'agent/error', agentId: tx.state.agentId, turn: claim.turn, step: 0, error })
   reject(tx, claim)
 }
 

@@ -16,7 +16,12 @@ export const closeTurn = (tx: Tx, turn: Turn, reason: TurnEndReason, error?: unk
   // R26: after a cancel with keepInbox the whole outbox is the next turn's inherited prefix.
   if (!turn.abort?.keepInbox) settleContexts(tx)
   if (!(reason.kind === 'error' && tx.state.retryPending)) {
-    tx.live({ type: 'agent/settled', turn: turn.turn, reason: settledReason(reason, error) })
+    tx.live({
+      type: 'agent/settled',
+      agentId: tx.state.agentId,
+      turn: turn.turn,
+      reason: settledReason(reason, error),
+    })
   }
   tx.effect({ kind: 'checkpoint', activity: turn.id })
 }
@@ -46,7 +51,7 @@ export const checkpointDone = (tx: Tx, activity: number): void => {
 export const checkpointFailed = (tx: Tx, activity: number, error: unknown): void => {
   const a = tx.state.activity
   if (a?.kind !== 'between' || a.id !== activity || a.checkpointed) return
-  tx.live({ type: 'agent/error', turn: tx.state.lastTurn, step: 0, error })
+  tx.live({ type: 'agent/error', agentId: tx.state.agentId, turn: tx.state.lastTurn, step: 0, error })
   checkpointDone(tx, activity)
 }
 
@@ -64,7 +69,12 @@ export const advance = (tx: Tx, activity: number): void => {
     // turn is the last of its chain and owes its settled (R24).
     if (s.retryPending) {
       tx.set({ retryPending: false })
-      tx.live({ type: 'agent/settled', turn: s.lastTurn, reason: { kind: 'error', error: s.retryError } })
+      tx.live({
+        type: 'agent/settled',
+        agentId: tx.state.agentId,
+        turn: s.lastTurn,
+        reason: { kind: 'error', error: s.retryError },
+      })
     }
     return finishDisposal(tx)
   }
@@ -79,7 +89,7 @@ export const advance = (tx: Tx, activity: number): void => {
 const goIdle = (tx: Tx): void => {
   if (tx.state.status === 'idle') return
   tx.set({ status: 'idle' })
-  tx.live({ type: 'agent/status', status: 'idle' })
+  tx.live({ type: 'agent/status', agentId: tx.state.agentId, status: 'idle' })
 }
 
 /** `dispose()` with nothing running: append staged context (V1), go idle, flush and close. */
@@ -105,7 +115,7 @@ export const openRetryTurn = (tx: Tx): void => {
   })
   if (s.status === 'idle') {
     tx.set({ status: 'running' })
-    tx.live({ type: 'agent/status', status: 'running' })
+    tx.live({ type: 'agent/status', agentId: tx.state.agentId, status: 'running' })
   }
   tx.durable({ type: 'turn/start', data: { turn, trigger: { kind: 'retry' } } })
   writeEntries(tx, outbox, turn)

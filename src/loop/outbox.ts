@@ -12,7 +12,7 @@ export const writeEntries = (tx: Tx, entries: readonly OutboxEntry[], turn: numb
     if (entry.kind === 'steering') {
       steering = true
       const { id, content, source } = entry.message
-      tx.live({ type: 'agent/inbox/dequeue', message: entry.message })
+      tx.live({ type: 'agent/inbox/dequeue', agentId: tx.state.agentId, message: entry.message })
       tx.durable({ type: 'steering/message', data: { turn, content, source, id } })
     } else {
       tx.durable({ type: 'user/message', data: entry.data })

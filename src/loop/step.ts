@@ -74,7 +74,14 @@ export const modelEvent = (tx: Tx, activity: number, step: number, event: ModelE
   if (!turn || turn.draft.finish) return // events after `finish` are ignored
   tx.setActivity(withTurn(turn, { draft: foldModelEvent(turn.draft, event) }))
   if (event.type === 'text' || event.type === 'reasoning') {
-    tx.live({ type: 'agent/stream/delta', turn: turn.turn, step, kind: event.type, text: event.text })
+    tx.live({
+      type: 'agent/stream/delta',
+      agentId: tx.state.agentId,
+      turn: turn.turn,
+      step,
+      kind: event.type,
+      text: event.text,
+    })
   }
 }
 
@@ -140,7 +147,7 @@ export const turnStoppingDone = (tx: Tx, activity: number): void => {
 export const hookFailed = (tx: Tx, activity: number, step: number, error: unknown): void => {
   const turn = liveTurn(tx, activity, undefined, step)
   if (!turn || (turn.phase !== 'step-hook' && turn.phase !== 'turn-stopping')) return
-  tx.live({ type: 'agent/error', turn: turn.turn, step, error })
+  tx.live({ type: 'agent/error', agentId: tx.state.agentId, turn: turn.turn, step, error })
   closeTurn(tx, turn, { kind: 'error', step, message: errorMessage(error) }, error)
 }
 
@@ -157,7 +164,7 @@ export const requestErrorDone = (tx: Tx, activity: number): void => {
   const turn = liveTurn(tx, activity, 'request-error')
   if (!turn) return
   const error = turn.requestError
-  tx.live({ type: 'agent/error', turn: turn.turn, step: turn.step, error })
+  tx.live({ type: 'agent/error', agentId: tx.state.agentId, turn: turn.turn, step: turn.step, error })
   closeTurn(tx, turn, { kind: 'error', step: turn.step, message: errorMessage(error) }, error)
 }
 

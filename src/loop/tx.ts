@@ -1,5 +1,4 @@
 import type { AgentEvent, DurableDraft } from '../events.js'
-import type { DistributiveOmit } from '../util/types.js'
 import { copyState } from './copy.js'
 import type { Effect, Output } from './inputs.js'
 import type { DeliveryState } from './state.js'
@@ -40,9 +39,12 @@ export class Tx {
     return this.state as Writable<DeliveryState>
   }
 
-  live(event: DistributiveOmit<AgentEvent, 'agentId'>): void {
-    ;(event as { agentId?: string }).agentId = this.state.agentId
-    this.add({ kind: 'live', event: event as AgentEvent })
+  /**
+   * Live events list `agentId` in their literal: a property added after creation costs each
+   * event a property store of its own and a map transition (issue #7).
+   */
+  live(event: AgentEvent): void {
+    this.add({ kind: 'live', event })
   }
 
   durable(draft: DurableDraft): void {
