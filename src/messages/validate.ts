@@ -105,9 +105,16 @@ export const userTextFastPath = (content: unknown, source: unknown): UserMessage
  * queued compactly, as a string send is (issue #7).
  */
 export const shorthandTextOf = (data: UserMessageData): string | undefined => {
+  // Only the string path and the fast path give the shared source, and their text blocks have
+  // exactly the keys `type` and `text`: only the order is left to check.
   if (data.source !== userSource || data.content.length !== 1) return undefined
   const block = data.content[0] as ContentBlock
-  return block.type === 'text' && keyOrder(block, 'type', 'text') === FIRST ? block.text : undefined
+  return block.type === 'text' && firstKey(block) === 'type' ? block.text : undefined
+}
+
+const firstKey = (value: object): string | undefined => {
+  for (const key in value) return key
+  return undefined
 }
 
 const NOT = 0
