@@ -53,4 +53,27 @@ describe('ModelRequest: {agentId, turn, step, system?, messages, tools, signal} 
     expect(spreads).toEqual([['agentId', 'step', 'tools', 'turn']])
     expect(agent.session.messages().map((m) => m.role)).toEqual(['user', 'assistant'])
   })
+
+  it('JSON.stringify(request) shows the whole request, messages included (for logging)', async () => {
+    const logged: unknown[] = []
+    const agent = createAgent({
+      instructions: 'be brief',
+      model: (request) => {
+        logged.push(JSON.parse(JSON.stringify(request)))
+        return ANSWER
+      },
+    })
+    agent.followup('hi')
+    await agent.whenIdle()
+    expect(logged).toEqual([
+      {
+        agentId: agent.id,
+        turn: 1,
+        step: 1,
+        system: 'be brief',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+        tools: [],
+      },
+    ])
+  })
 })

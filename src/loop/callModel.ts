@@ -78,7 +78,7 @@ const signalsOf = (events: readonly unknown[], activity: number, step: number): 
  * (issue #7, turn overhead). The price: `{...request}` copies the plain fields only; the README
  * says how to wrap an adapter.
  */
-class Request implements ModelRequest {
+class LazyModelRequest implements ModelRequest {
   readonly agentId: string
   readonly turn: number
   readonly step: number
@@ -108,6 +108,14 @@ class Request implements ModelRequest {
   get signal(): AbortSignal {
     return this.#call.signal()
   }
+
+  /** `JSON.stringify(request)` shows the whole request, `messages` included (not the signal). */
+  toJSON(): Omit<ModelRequest, 'signal'> {
+    const { agentId, turn, step, system, messages, tools } = this
+    return system === undefined
+      ? { agentId, turn, step, messages, tools }
+      : { agentId, turn, step, system, messages, tools }
+  }
 }
 
-const modelRequest = (deps: ModelCallDeps, call: ModelCall): ModelRequest => new Request(deps, call)
+const modelRequest = (deps: ModelCallDeps, call: ModelCall): ModelRequest => new LazyModelRequest(deps, call)

@@ -2,7 +2,7 @@ import { fifoShift } from '../inbox/fifo.js'
 import { withClaim } from './copy.js'
 import type { Admission } from './inputs.js'
 import { settleContexts, writeEntries } from './outbox.js'
-import { type Claim, itemMessage, itemWakes } from './state.js'
+import { type Claim, claimedItem, itemMessage, itemWakes } from './state.js'
 import { beginStep } from './step.js'
 import type { Tx } from './tx.js'
 
@@ -46,15 +46,14 @@ export const claimDequeue = (tx: Tx, activity: number): void => {
   if (claim?.phase !== 'opening') return
   const head = fifoShift(tx.state.queue)
   if (!head) return reject(tx, claim)
-  const wakes = itemWakes(head.item)
-  const message = itemMessage(head.item)
+  // The claim keeps the item made whole: a compact `{id, text}` item's message is made once.
+  const item = claimedItem(head.item)
   tx.set({
     queue: head.rest,
-    waking: tx.state.waking - (wakes ? 1 : 0),
-    // The claim keeps the message itself: a compact `{id, text}` item is made whole once.
-    activity: withClaim(claim, { item: wakes ? message : head.item, phase: 'dequeued' }),
+    waking: tx.state.waking - (itemWakes(item) ? 1 : 0),
+    activity: withClaim(claim, { item, phase: 'dequeued' }),
   })
-  tx.live({ type: 'agent/inbox/dequeue', agentId: tx.state.agentId, message })
+  tx.live({ type: 'agent/inbox/dequeue', agentId: tx.state.agentId, message: itemMessage(item) })
   tx.effect({ kind: 'post', input: { type: 'claim/submit', activity } })
 }
 

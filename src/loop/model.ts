@@ -13,13 +13,20 @@ export type ModelEvent =
   | ({ readonly type: 'tool-call' } & Omit<ToolCallBlock, 'type'>)
   | { readonly type: 'finish'; readonly reason: FinishReason; readonly usage?: Usage }
 
+/**
+ * One model call. `messages` and `signal` are getters, made on first read; they are not own
+ * properties, so `{...request}` drops them: a wrapping adapter passes them on by name,
+ * `inner({...request, messages: request.messages, signal: request.signal})`.
+ */
 export type ModelRequest = {
   readonly agentId: string
   readonly turn: number
   readonly step: number
   readonly system?: string
+  /** The conversation so far (`session.messages()` at this step), copied on first read. */
   readonly messages: readonly Message[]
   readonly tools: readonly ToolSpec[]
+  /** The turn's abort signal, made on first read. */
   readonly signal: AbortSignal
 }
 

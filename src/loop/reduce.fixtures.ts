@@ -19,6 +19,7 @@ import { reduce } from './reduce.js'
 import {
   type Between,
   type Claim,
+  type ClaimedItem,
   type DeliveryState,
   EMPTY_DRAFT,
   initialState,
@@ -46,7 +47,7 @@ export const PLUGIN: MessageSource = { kind: 'plugin', plugin: 'p' }
 /** A message whose text is its id, so labels name it: `enqueue(m1,queued)`, `user(m1)`. */
 export const msg = (id: string, source: MessageSource = USER): AgentMessage =>
   deepFreeze({ id: id as AgentMessageId, content: [{ type: 'text', text: id }], source })
-export const q = (id: string, wakeup = true): QueuedItem =>
+export const q = (id: string, wakeup = true): ClaimedItem =>
   wakeup ? msg(id) : deepFreeze({ parked: msg(id) })
 /** A string send as the queue keeps it, `{id, text}` (its message is `msg(id)`, issue #7). */
 export const qt = (id: string): QueuedItem => deepFreeze({ id: id as AgentMessageId, text: id })

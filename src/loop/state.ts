@@ -21,10 +21,14 @@ import type { FinishReason } from './model.js'
  *
  * Why `{id, text}`: a string send is the common followup, and a queue can hold many of them.
  * Its message (an object, a content array and a text block) is made again, an equal value, when
- * the item is dequeued or discarded: 96 bytes per queued message instead of 200 (issue #7).
+ * the item is dequeued or discarded: about 100 bytes per queued message instead of 200 (issue #7).
  */
 export type QueuedItem = AgentMessage | QueuedText | { readonly parked: AgentMessage }
 export type QueuedText = { readonly id: AgentMessageId; readonly text: string }
+/** A queued item as a claim keeps it: a compact one made whole. */
+export type ClaimedItem = AgentMessage | { readonly parked: AgentMessage }
+export const claimedItem = (item: QueuedItem): ClaimedItem =>
+  'text' in item ? userTextMessage(item.id, item.text) : item
 export const itemMessage = (item: QueuedItem): AgentMessage =>
   'parked' in item ? item.parked : 'text' in item ? userTextMessage(item.id, item.text) : item
 export const itemWakes = (item: QueuedItem): boolean => !('parked' in item)
@@ -51,7 +55,8 @@ export type Claim = {
   readonly turn: number
   /** Outbox entries staged before the claim: the inherited prefix (R12). */
   readonly inherited: number
-  readonly item?: QueuedItem
+  /** The claimed item, its message made whole (never a compact `{id, text}`). */
+  readonly item?: ClaimedItem
   readonly phase: 'opening' | 'dequeued' | 'deciding'
   readonly abort?: Abort
 }

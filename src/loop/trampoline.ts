@@ -56,6 +56,8 @@ export const trampoline =
             if (top.head === top.size) {
               top.head = 0
               top.size = 0
+              // A burst (thousands of sends from one delivery) does not keep its room forever.
+              if (top.items.length > 1024) top.items.length = 0
               depth--
               continue
             }
@@ -67,7 +69,9 @@ export const trampoline =
             subscriber.next(value)
           }
         } catch (error) {
-          // A subscriber threw: drop the values still waiting, so the next drain starts clean.
+          // Defensive: RxJS 7's Subscriber reports a consumer's throw instead of rethrowing it,
+          // so nothing reaches here today. Should `next` ever throw, drop the values still
+          // waiting, so the next drain starts clean instead of never draining again.
           for (const frame of frames) {
             frame.items.fill(undefined, frame.head, frame.size)
             frame.head = 0
