@@ -1,21 +1,8 @@
-import {
-  defer,
-  distinctUntilChanged,
-  filter,
-  firstValueFrom,
-  map,
-  merge,
-  type Observable,
-  Subject,
-  scan,
-  startWith,
-} from 'rxjs'
+import { defer, distinctUntilChanged, filter, firstValueFrom, map, merge, scan, startWith } from 'rxjs'
 import { AgentBusyError, AgentDisposedError } from '../errors.js'
-import type { AgentEvent, SessionEvent } from '../events.js'
 import { fifoToArray } from '../inbox/fifo.js'
 import { type AcceptedSend, splitSends } from '../inbox/splitSends.js'
 import { canRetry } from '../loop/close.js'
-import { hookList, type PromptDecision, type PromptSubmitArgs } from '../loop/hooks.js'
 import type { Command, Effect, Output, Signal } from '../loop/inputs.js'
 import { mergeEffects } from '../loop/mergeEffects.js'
 import { reduce } from '../loop/reduce.js'
@@ -23,25 +10,21 @@ import { createEffectRunner } from '../loop/runEffect.js'
 import { initialState, itemSource, itemWakes } from '../loop/state.js'
 import { trampoline } from '../loop/trampoline.js'
 import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
-import { userTextMessage } from '../messages/userText.js'
-import { parseCancelArgs, parseSendInput, parseSendOptions, shorthandTextOf } from '../messages/validate.js'
+import { parseCancelArgs, parseSendOptions } from '../messages/validate.js'
 import { isHumanPrompt } from '../session/isHumanPrompt.js'
 import { Transcript } from '../session/session.js'
 import { flushTranscript, memoryStore } from '../session/store.js'
 import { createToolBatchRunner } from '../tools/runToolBatch.js'
 import { toolSpecsOf } from '../tools/toolSpecs.js'
+import { acceptSend, FOLLOWUP, INJECT, STEER } from './acceptSend.js'
 import { checkOptions } from './checkOptions.js'
-import { registerExtensions } from './extensions.js'
-import { checkHistory, closeInterruptedTurn, lastTurnOf } from './history.js'
+import { extendAgent } from './extensions.js'
+import { closeInterruptedTurn, lastTurnOf, openHistory } from './history.js'
 import { idleTracker } from './idleTracker.js'
 import { inlet } from './inlet.js'
-import { mintMessageId, mintSessionId } from './mint.js'
-import { type Published, publishOutputs } from './publishOutputs.js'
+import { mintSessionId } from './mint.js'
+import { publishOutputs, sharedOutputs } from './publishOutputs.js'
 import type { Agent, AgentOptions } from './types.js'
-
-const FOLLOWUP: SendOptions = Object.freeze({ target: 'next-turn', wakeup: true })
-const STEER: SendOptions = Object.freeze({ target: 'next-step', wakeup: true })
-const INJECT: SendOptions = Object.freeze({ target: 'next-step', wakeup: false })
 
 /**
  * Creates an agent (SPEC section 3). The façade only wires the pipeline:
@@ -55,15 +38,12 @@ const INJECT: SendOptions = Object.freeze({ target: 'next-step', wakeup: false }
  * ```
  *
  * `sends`, `commands`, `signals` and `effects` are inlets (one reader each); the only Subject is
- * the one behind `events$`/`status$`/`transcript$` (see below).
+ * the one behind `events$`/`status$`/`transcript$` (`sharedOutputs`).
  */
 export const createAgent = (options: AgentOptions): Agent => {
   const { model, scheduler, instructions, hooks, tools, maxParallel } = checkOptions(options)
   const store = options.store ?? memoryStore()
-  const loaded = store.load()
-  const history =
-    loaded.length > 0 ? loaded : options.history === undefined ? [] : checkHistory(options.history)
-  if (loaded.length === 0 && history.length > 0) store.append(history)
+  const history = openHistory(store, options.history)
   const agentId = options.id ?? mintSessionId()
   const idle = idleTracker()
   // Inputs are counted as they enter the pipeline (whenIdle waits for their delivery).
@@ -87,38 +67,15 @@ export const createAgent = (options: AgentOptions): Agent => {
     scan((acc, input) => reduce(acc.state, input), { state, out: [] as readonly Output[] }),
   )
   const effects = inlet<Effect>()
-  // What events$, status$ and transcript$ subscribers share. An output nobody observes is not
-  // sent through it: a Subject's next costs an ES5 iteration (garbage) in the CommonJS RxJS that
-  // Node loads, and most outputs of a busy agent are watched by few or none (issue #7).
-  const published = new Subject<Published>()
-  const output$ = published.asObservable()
-  const events$: Observable<AgentEvent> = output$.pipe(
-    filter((o) => o.kind === 'live'),
-    map((o) => o.event),
-  )
-  const durable$: Observable<SessionEvent> = output$.pipe(
-    filter((o) => o.kind === 'event'),
-    map((o) => o.event),
-  )
+  const { observer, completed, events$, durable$ } = sharedOutputs()
   const ensureAccepting = (call: string): void => {
     if (finished) throw new AgentDisposedError(call)
   }
   const sendChecked = (input: SendInput, sendOptions: SendOptions, call: string): AgentMessage['id'] => {
     ensureAccepting(call)
-    if (typeof input === 'string') {
-      // The shorthand needs no checking: made in one go, without an intermediate data object.
-      const id = mintMessageId()
-      sends.next({ message: userTextMessage(id, input), options: sendOptions, text: input })
-      return id
-    }
-    const data = parseSendInput(input, call)
-    const id = mintMessageId()
-    sends.next({
-      message: Object.freeze({ id, content: data.content, source: data.source }),
-      options: sendOptions,
-      text: shorthandTextOf(data),
-    })
-    return id
+    const accepted = acceptSend(input, sendOptions, call)
+    sends.next(accepted)
+    return accepted.message.id
   }
 
   const agent: Agent = {
@@ -174,30 +131,18 @@ export const createAgent = (options: AgentOptions): Agent => {
     },
   }
 
-  const extraPromptSubmit: ((args: PromptSubmitArgs<Agent>) => PromptDecision | undefined)[] = []
-  registerExtensions(agent, {
-    wakingHumanPrompts: () =>
+  const agentHooks = extendAgent(
+    agent,
+    hooks,
+    () =>
       fifoToArray(state.queue).filter((item) => itemWakes(item) && isHumanPrompt(itemSource(item))).length,
-    addPromptSubmit: (hook) => {
-      extraPromptSubmit.push(hook)
-      return () => {
-        const at = extraPromptSubmit.indexOf(hook)
-        if (at >= 0) extraPromptSubmit.splice(at, 1)
-      }
-    },
-  })
+  )
   const runEffect = createEffectRunner({
     agent,
     agentId,
     model,
     ...(instructions !== undefined ? { system: instructions } : {}),
-    hooks: {
-      ...hooks,
-      get promptSubmit() {
-        const own = hookList(hooks?.promptSubmit)
-        return extraPromptSubmit.length === 0 ? own : [...extraPromptSubmit, ...own]
-      },
-    },
+    hooks: agentHooks,
     toolSpecs: toolSpecsOf(tools),
     runTools: createToolBatchRunner({ tools, maxParallel, post: (signal) => signals.next(signal) }),
     transcript,
@@ -212,39 +157,22 @@ export const createAgent = (options: AgentOptions): Agent => {
     },
   })
   effects.observable.pipe(mergeEffects(runEffect)).subscribe((signal) => signals.next(signal))
-  // Runs the pipeline; resolves dispose() when it has drained.
-  const completed = new Promise<void>((resolve) =>
-    reductions$
-      .pipe(
-        publishOutputs({
-          reduced: (r) => {
-            state = r.state
-          },
-          transcript,
-          effect: (effect) => effects.next(effect),
-          delivered: idle.delivered,
-          ended: () => {
-            effects.complete()
-            idle.end()
-          },
-        }),
-      )
-      .subscribe({
-        next: (o) => {
-          if (published.observed) published.next(o)
+  // Runs the pipeline; `completed` (what dispose() returns) resolves when it has drained.
+  reductions$
+    .pipe(
+      publishOutputs({
+        reduced: (r) => {
+          state = r.state
         },
-        // A defect (the reducer threw). Rethrown when nobody observes, so RxJS reports it
-        // (config.onUnhandledError, else an uncaught error) instead of losing it.
-        error: (error: unknown) => {
-          const observed = published.observed
-          published.error(error)
-          if (!observed) throw error
-        },
-        complete: () => {
-          published.complete()
-          resolve()
+        transcript,
+        effect: (effect) => effects.next(effect),
+        delivered: idle.delivered,
+        ended: () => {
+          effects.complete()
+          idle.end()
         },
       }),
-  )
+    )
+    .subscribe(observer)
   return agent
 }

@@ -1,4 +1,4 @@
-import type { PromptDecision, PromptSubmitArgs } from '../loop/hooks.js'
+import { type AgentHooks, hookList, type PromptDecision, type PromptSubmitArgs } from '../loop/hooks.js'
 import type { Agent } from './types.js'
 
 type PromptSubmitHook = (args: PromptSubmitArgs<Agent>) => PromptDecision | undefined
@@ -24,4 +24,33 @@ export const extensionsOf = (agent: Agent): AgentExtensions => {
   const extensions = registry.get(agent)
   if (!extensions) throw new TypeError('expected an agent made by createAgent()')
   return extensions
+}
+
+/**
+ * Registers `agent`'s extensions and returns the hooks its effect runner uses: the agent's own,
+ * with the `promptSubmit` hooks added by companions (`addPromptSubmit`) running first.
+ */
+export const extendAgent = (
+  agent: Agent,
+  hooks: AgentHooks<Agent> | undefined,
+  wakingHumanPrompts: () => number,
+): AgentHooks<Agent> => {
+  const extra: PromptSubmitHook[] = []
+  registerExtensions(agent, {
+    wakingHumanPrompts,
+    addPromptSubmit: (hook) => {
+      extra.push(hook)
+      return () => {
+        const at = extra.indexOf(hook)
+        if (at >= 0) extra.splice(at, 1)
+      }
+    },
+  })
+  return {
+    ...hooks,
+    get promptSubmit() {
+      const own = hookList(hooks?.promptSubmit)
+      return extra.length === 0 ? own : [...extra, ...own]
+    },
+  }
 }

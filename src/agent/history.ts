@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../errors.js'
 import type { DurableDraft, SessionEvent } from '../events.js'
 import { checkEvent } from '../session/sessionEventSchema.js'
+import type { SessionStore } from '../session/store.js'
 
 /** The highest turn number a history opened, so turn numbers continue after it (R7, R37). */
 export const lastTurnOf = (history: readonly SessionEvent[]): number => {
@@ -8,6 +9,18 @@ export const lastTurnOf = (history: readonly SessionEvent[]): number => {
   for (const event of history)
     if (event.type === 'turn/start' && event.data.turn > last) last = event.data.turn
   return last
+}
+
+/**
+ * The history a new agent continues (R37): what the store holds; else `given` (the `history`
+ * option), checked and handed to the store, so the store holds the whole session.
+ */
+export const openHistory = (store: SessionStore, given: unknown): readonly SessionEvent[] => {
+  const loaded = store.load()
+  if (loaded.length > 0) return loaded
+  const history = given === undefined ? [] : checkHistory(given)
+  if (history.length > 0) store.append(history)
+  return history
 }
 
 /** `createAgent({history})`: the same schema and `seq` order as a file store's lines (R37). */

@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction } from 'rxjs'
+import { filter, map, Observable, type Observer, type OperatorFunction, Subject } from 'rxjs'
 import type { AgentEvent, SessionEvent } from '../events.js'
 import type { Effect } from '../loop/inputs.js'
 import type { Reduction } from '../loop/reduce.js'
@@ -59,3 +59,48 @@ export const publishOutputs =
         },
       }),
     )
+
+/**
+ * What `events$`, `status$` and `transcript$` subscribers share: one Subject, fed by `observer`
+ * (the pipeline's subscriber); `completed` resolves when the pipeline completes. An output nobody observes is not sent through it: a Subject's
+ * `next` costs an ES5 iteration (garbage) in the CommonJS RxJS that Node loads, and most outputs
+ * of a busy agent are watched by few or none (issue #7).
+ *
+ * A defect (the reducer threw) errors the streams; it is rethrown when nobody observes them,
+ * so RxJS reports it (`config.onUnhandledError`, else an uncaught error) instead of losing it.
+ */
+export const sharedOutputs = () => {
+  const published = new Subject<Published>()
+  let resolve: () => void = () => {}
+  /** Resolves when the pipeline has completed (what `dispose()` returns). */
+  const completed = new Promise<void>((r) => {
+    resolve = r
+  })
+  const output$ = published.asObservable()
+  const observer: Observer<Published> = {
+    next: (o) => {
+      if (published.observed) published.next(o)
+    },
+    error: (error: unknown) => {
+      const observed = published.observed
+      published.error(error)
+      if (!observed) throw error
+    },
+    complete: () => {
+      published.complete()
+      resolve()
+    },
+  }
+  return {
+    observer,
+    completed,
+    events$: output$.pipe(
+      filter((o) => o.kind === 'live'),
+      map((o) => o.event),
+    ),
+    durable$: output$.pipe(
+      filter((o) => o.kind === 'event'),
+      map((o) => o.event),
+    ),
+  }
+}
