@@ -1,19 +1,15 @@
 import {
   catchError,
   concat,
-  concatMap,
-  defaultIfEmpty,
   defer,
   EMPTY,
   endWith,
   filter,
   ignoreElements,
-  map,
   type Observable,
   of,
   type SchedulerLike,
   Subject,
-  take,
   takeUntil,
 } from 'rxjs'
 import type { Transcript } from '../session/session.js'
@@ -23,7 +19,7 @@ import { type AgentHooks, callHook, hookList } from './hooks.js'
 import type { Admission, Effect, Signal } from './inputs.js'
 import { type EffectAnswer, later } from './mergeEffects.js'
 import type { ModelAdapter, ToolSpec } from './model.js'
-import { type DecisionAcc, parseDecision } from './parseDecision.js'
+import { decideAdmission } from './promptSubmit.js'
 import type { ToolBatchRunner } from './toolBatch.js'
 
 type AbortCell = { controller?: AbortController }
@@ -111,33 +107,7 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
         const { activity, content, source } = effect
         const hooks = hookList(deps.hooks.promptSubmit)
         if (hooks.length === 0) return { type: 'admission/allowed', activity, admission: NO_CONTEXTS }
-        const signal = signalOf(activity)
-        const initial: DecisionAcc = { content, rewritten: false, contexts: [], blocked: false }
-        const decided = hooks.reduce<Observable<DecisionAcc>>(
-          (acc$, hook) =>
-            acc$.pipe(
-              concatMap((acc) =>
-                acc.blocked
-                  ? of(acc)
-                  : callHook(() => hook({ agent, content: acc.content, source, signal })).pipe(
-                      take(1),
-                      defaultIfEmpty(undefined),
-                      map((decision) => parseDecision(acc, decision)),
-                    ),
-              ),
-            ),
-          of(initial),
-        )
-        return decided.pipe(
-          map((acc): Signal => {
-            if (acc.blocked) return { type: 'admission/blocked', activity, reason: acc.reason }
-            const admission = {
-              additionalContexts: acc.contexts,
-              ...(acc.rewritten ? { content: acc.content } : {}),
-            }
-            return { type: 'admission/allowed', activity, admission }
-          }),
-          catchError((error: unknown) => of<Signal>({ type: 'admission/failed', activity, error })),
+        return decideAdmission(hooks, activity, { agent, content, source, signal: signalOf(activity) }).pipe(
           untilStopped(activity),
         )
       }
