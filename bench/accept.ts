@@ -9,7 +9,7 @@
  * one warm-up run; subjects alternate within each run, so ratios compare the same moments.
  */
 import { performance } from 'node:perf_hooks'
-import { collect, median, progress, type Row, report, SUBJECTS, type SubjectId } from './lib/report.js'
+import { appendTo, collect, median, progress, type Row, report, rotated, SUBJECTS } from './lib/report.js'
 import { type Harness, loadSubjects } from './lib/subjects.js'
 
 const N = Number(process.env.BENCH_ACCEPT_N ?? 100_000)
@@ -40,14 +40,13 @@ const acceptOnce = async (make: () => Harness, form: Form): Promise<number> => {
 const times = new Map<string, number[]>()
 const present = SUBJECTS.filter((s) => factories[s])
 for (let run = 0; run <= RUNS; run++) {
-  // Rotate the order each run, so no subject always runs right after another's garbage.
-  const order = present.map((_, i) => present[(i + run) % present.length] as SubjectId)
+  const order = rotated(present, run)
   for (const [form] of FORMS) {
     for (const subject of order) {
       const make = factories[subject]
       if (!make) continue
       const us = await acceptOnce(() => make(), form)
-      if (run > 0) times.set(`${form}/${subject}`, [...(times.get(`${form}/${subject}`) ?? []), us])
+      if (run > 0) appendTo(times, `${form}/${subject}`, us)
     }
   }
   progress(`accept: run ${run}/${RUNS}${run === 0 ? ' (warm-up)' : ''}`)

@@ -14,14 +14,15 @@
  */
 import { performance } from 'node:perf_hooks'
 import {
+  appendTo,
   type Cell,
   collect,
   median,
   progress,
   type Row,
   report,
+  rotated,
   SUBJECTS,
-  type SubjectId,
 } from './lib/report.js'
 import { type Factory, loadSubjects } from './lib/subjects.js'
 
@@ -83,14 +84,14 @@ const drainOnce = async (make: Factory, n: number): Promise<Drain> => {
 }
 
 const results = new Map<string, Drain[]>()
-const add = (key: string, d: Drain) => results.set(key, [...(results.get(key) ?? []), d])
+const add = (key: string, d: Drain) => appendTo(results, key, d)
 
 for (const s of present) {
   const make = factories[s]
   if (make) await drainOnce(make, 2_000) // warm-up
 }
 for (let run = 1; run <= RUNS; run++) {
-  const order = present.map((_, i) => present[(i + run) % present.length] as SubjectId)
+  const order = rotated(present, run)
   for (const s of order) {
     const make = factories[s]
     if (!make) continue

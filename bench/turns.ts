@@ -12,7 +12,16 @@
  * ±30% between runs on this shared machine) after a warm-up.
  */
 import { performance } from 'node:perf_hooks'
-import { collect, median, progress, type Row, report, type SubjectId } from './lib/report.js'
+import {
+  appendTo,
+  collect,
+  median,
+  progress,
+  type Row,
+  report,
+  rotated,
+  type SubjectId,
+} from './lib/report.js'
 import { type Factory, loadSubjects } from './lib/subjects.js'
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 10_000)
@@ -56,14 +65,14 @@ const growing = async (make: Factory, turns: number): Promise<number[]> => {
 const bareUs = new Map<SubjectId, number[]>()
 const firstUs = new Map<SubjectId, number[]>()
 const lastUs = new Map<SubjectId, number[]>()
-const push = (m: Map<SubjectId, number[]>, s: SubjectId, v: number) => m.set(s, [...(m.get(s) ?? []), v])
+const push = (m: Map<SubjectId, number[]>, s: SubjectId, v: number) => appendTo(m, s, v)
 
 for (const s of present) {
   const make = factories[s]
   if (make) await bare(make, 2_000) // warm-up
 }
 for (let run = 1; run <= RUNS; run++) {
-  const order = present.map((_, i) => present[(i + run) % present.length] as SubjectId)
+  const order = rotated(present, run)
   for (const s of order) {
     const make = factories[s]
     if (!make) continue

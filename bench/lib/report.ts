@@ -131,3 +131,15 @@ export const report = (title: string, rows: readonly Row[]): void => {
 export const progress = (text: string): void => {
   process.stderr.write(`  … ${text}\n`)
 }
+
+/**
+ * The subjects in the order of run `run`: rotated each run, so no subject always runs right
+ * after another's garbage.
+ */
+export const rotated = <T>(subjects: readonly T[], run: number): T[] =>
+  subjects.map((_, i) => subjects[(i + run) % subjects.length] as T)
+
+/** Appends `value` to the list kept under `key`. */
+export const appendTo = <K, V>(lists: Map<K, V[]>, key: K, value: V): void => {
+  lists.set(key, [...(lists.get(key) ?? []), value])
+}

@@ -29,8 +29,10 @@ export type QueuedText = { readonly id: AgentMessageId; readonly text: string }
 export type ClaimedItem = AgentMessage | { readonly parked: AgentMessage }
 export const claimedItem = (item: QueuedItem): ClaimedItem =>
   'text' in item ? userTextMessage(item.id, item.text) : item
-export const itemMessage = (item: QueuedItem): AgentMessage =>
-  'parked' in item ? item.parked : 'text' in item ? userTextMessage(item.id, item.text) : item
+export const itemMessage = (item: QueuedItem): AgentMessage => {
+  const whole = claimedItem(item)
+  return 'parked' in whole ? whole.parked : whole
+}
 export const itemWakes = (item: QueuedItem): boolean => !('parked' in item)
 /** The item's source, without making a compact item's message. */
 export const itemSource = (item: QueuedItem): MessageSource =>
