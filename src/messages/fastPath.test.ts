@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { userText } from './userText.js'
-import { parseContextData, parseSendInput, shorthandTextOf, userTextFastPath } from './validate.js'
+import { parseContextData, parseSendInput, parseSendValue, userTextFastPath } from './validate.js'
 
 /** Blocks around the fast path's shape: the shape itself and near misses on every rule. */
 const block = fc.oneof(
@@ -58,9 +58,10 @@ describe('the text-from-the-user fast path of send (issue #7)', () => {
     fc.assert(
       fc.property(content, source, (c, s) => {
         runs++
-        const fast = userTextFastPath(c, s)
-        if (fast === undefined) return
+        const value = userTextFastPath(c, s)
+        if (value === undefined) return
         taken++
+        const fast = typeof value === 'string' ? userText(value) : value
         const full = parseContextData({ content: c, source: s }, 'send()', ['input'])
         expect(full).toStrictEqual(fast)
         // Same keys in the same order too: the file store writes JSON lines.
@@ -77,11 +78,23 @@ describe('the text-from-the-user fast path of send (issue #7)', () => {
   })
 
   it('R1: the accepted copy does not follow later changes of the caller object', () => {
-    const input = { content: [{ type: 'text', text: 'a' }], source: { kind: 'user' } }
+    const input = {
+      content: [
+        { type: 'text', text: 'a' },
+        { text: 'b', type: 'text' },
+      ],
+      source: { kind: 'user' },
+    }
     const fast = userTextFastPath(input.content, input.source)
     ;(input.content[0] as { text: string }).text = 'changed'
-    input.content.push({ type: 'text', text: 'b' })
-    expect(fast?.content).toEqual([{ type: 'text', text: 'a' }])
+    input.content.push({ type: 'text', text: 'c' })
+    expect(fast).toEqual({
+      content: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+      source: { kind: 'user' },
+    })
   })
 
   it('the near misses take the full path (so its errors and rules apply)', () => {
@@ -96,32 +109,47 @@ describe('the text-from-the-user fast path of send (issue #7)', () => {
     for (const [c, s] of misses) expect(userTextFastPath(c, s)).toBeUndefined()
   })
 
-  it('issue #7: shorthandTextOf names the string only when the value is its shorthand, always on the fast path', () => {
+  it('issue #7: parseSendValue gives the string only when the value is its shorthand, always on the fast path', () => {
     let named = 0
     fc.assert(
       fc.property(content, source, (c, s) => {
-        let data: ReturnType<typeof parseSendInput>
+        let value: ReturnType<typeof parseSendValue>
         try {
-          data = parseSendInput({ content: c, source: s })
+          value = parseSendValue({ content: c, source: s })
         } catch {
           return
         }
-        const text = shorthandTextOf(data)
+        const data = parseSendInput({ content: c, source: s })
         const isShorthand =
           data.content.length === 1 &&
           JSON.stringify(data) === JSON.stringify(userText((data.content[0] as { text: string }).text))
-        // Sound: a named string rebuilds the same value, the same JSON (the queue relies on it).
-        if (text !== undefined) expect(JSON.stringify(userText(text))).toBe(JSON.stringify(data))
+        // Sound: a string rebuilds the same value, the same JSON (the queue relies on it).
+        if (typeof value === 'string') expect(JSON.stringify(userText(value))).toBe(JSON.stringify(data))
+        else expect(value).toStrictEqual(data)
         // Complete on the fast path (the full path's rare inputs may be queued whole).
-        if (isShorthand && userTextFastPath(c, s) !== undefined) expect(text).toBeDefined()
-        if (text !== undefined) named++
+        if (isShorthand && userTextFastPath(c, s) !== undefined) expect(typeof value).toBe('string')
+        if (typeof value === 'string') named++
       }),
       { numRuns: 2000 },
     )
     expect(named).toBeGreaterThan(50)
-    expect(shorthandTextOf(parseSendInput('s'))).toBe('s')
-    expect(
-      shorthandTextOf(parseSendInput({ content: [{ text: 's', type: 'text' }], source: { kind: 'user' } })),
-    ).toBe(undefined)
+    expect(parseSendValue('s')).toBe('s')
+    expect(parseSendValue({ content: [{ text: 's', type: 'text' }], source: { kind: 'user' } })).toEqual({
+      content: [{ text: 's', type: 'text' }],
+      source: { kind: 'user' },
+    })
+  })
+
+  it('issue #7: a getter in the shorthand shape is read once (the value checked is the value kept)', () => {
+    let reads = 0
+    const block = {
+      type: 'text',
+      get text() {
+        reads++
+        return `read ${reads}`
+      },
+    }
+    expect(parseSendValue({ content: [block], source: { kind: 'user' } })).toBe('read 1')
+    expect(reads).toBe(1)
   })
 })

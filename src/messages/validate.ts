@@ -43,18 +43,29 @@ export const parseContextInput = (
   call: string,
   root: string | Path = 'input',
 ): UserMessageData => {
+  const rootPath = typeof root === 'string' ? [root] : root
+  if (defaultSource === userSource) {
+    const value = parseUserValue(input, call, rootPath)
+    return typeof value === 'string' ? userText(value) : value
+  }
   if (typeof input === 'string') {
-    if (defaultSource === userSource) return userText(input)
     const text = Object.freeze({ type: 'text', text: input } as const)
     return Object.freeze({ content: Object.freeze([text]), source: deepFreeze(defaultSource) })
   }
-  const rootPath = typeof root === 'string' ? [root] : root
-  if (!isPlainObject(input)) {
-    const message = input === undefined ? 'required' : 'expected a string or a plain object {content, source}'
-    throw new InvalidInputError(call, [{ path: rootPath, message }])
-  }
-  const fast = defaultSource === userSource ? userTextFastPath(input.content, input.source) : undefined
-  return fast ?? parseContextData(input, call, rootPath)
+  return parseContextData(plainInput(input, call, rootPath), call, rootPath)
+}
+
+/** Input from the user: the string of the shorthand when the value is its, else the data. */
+const parseUserValue = (input: unknown, call: string, rootPath: Path): string | UserMessageData => {
+  if (typeof input === 'string') return input
+  const { content, source } = plainInput(input, call, rootPath)
+  return userTextFastPath(content, source) ?? parseContextData({ content, source }, call, rootPath)
+}
+
+const plainInput = (input: unknown, call: string, rootPath: Path): Record<string, unknown> => {
+  if (isPlainObject(input)) return input
+  const message = input === undefined ? 'required' : 'expected a string or a plain object {content, source}'
+  throw new InvalidInputError(call, [{ path: rootPath, message }])
 }
 
 /** The full path for a plain object: snapshot, then the zod schema (exported for the tests). */
@@ -77,8 +88,12 @@ export const parseContextData = (
  * {kind: 'user'}}`, checked and copied by hand (about 6× faster than snapshot + zod, issue #7).
  * Anything else, valid or not, gives `undefined` and takes the full path, which also words the
  * errors; what this accepts, the full path accepts with an equal result (a property test says so).
+ *
+ * @returns the string `s` when the value is exactly the shorthand's for `s` (one text block, keys
+ * in the order `type`, `text`), so such a send costs what the string form costs and is queued as
+ * compactly; else the deep-frozen data, or `undefined`.
  */
-export const userTextFastPath = (content: unknown, source: unknown): UserMessageData | undefined => {
+export const userTextFastPath = (content: unknown, source: unknown): UserMessageData | string | undefined => {
   if (!Array.isArray(content) || Object.getPrototypeOf(content) !== Array.prototype) return undefined
   if (
     content.length === 0 ||
@@ -86,35 +101,19 @@ export const userTextFastPath = (content: unknown, source: unknown): UserMessage
     (source as { kind: unknown }).kind !== 'user'
   )
     return undefined
-  const blocks: ContentBlock[] = new Array(content.length)
+  let blocks: ContentBlock[] | undefined
   for (let i = 0; i < content.length; i++) {
     const block: unknown = content[i]
     const order = keyOrder(block, 'type', 'text')
     if (order === NOT) return undefined
     const { type, text } = block as { type: unknown; text: unknown }
     if (type !== 'text' || typeof text !== 'string') return undefined
+    if (order === FIRST && content.length === 1) return text
+    blocks ??= new Array<ContentBlock>(content.length)
     // Keys in the caller's order, as the full path's copy keeps them (JSON lines look the same).
     blocks[i] = Object.freeze(order === FIRST ? { type, text } : { text, type })
   }
-  return Object.freeze({ content: Object.freeze(blocks), source: userSource })
-}
-
-/**
- * The string `s` when `data` is exactly the shorthand's value for `s` (one text block, keys in
- * the order `type`, `text`, source the shared `{kind: 'user'}`), else `undefined`. Such a send is
- * queued compactly, as a string send is (issue #7).
- */
-export const shorthandTextOf = (data: UserMessageData): string | undefined => {
-  // Only the string path and the fast path give the shared source, and their text blocks have
-  // exactly the keys `type` and `text`: only the order is left to check.
-  if (data.source !== userSource || data.content.length !== 1) return undefined
-  const block = data.content[0] as ContentBlock
-  return block.type === 'text' && firstKey(block) === 'type' ? block.text : undefined
-}
-
-const firstKey = (value: object): string | undefined => {
-  for (const key in value) return key
-  return undefined
+  return Object.freeze({ content: Object.freeze(blocks as ContentBlock[]), source: userSource })
 }
 
 const NOT = 0
@@ -139,9 +138,18 @@ const keyOrder = (value: unknown, a: string, b: string): number => {
   return count === (a === b ? 1 : 2) && Object.getOwnPropertySymbols(value).length === 0 ? order : NOT
 }
 
-/** `send`'s input: a `UserMessageData`, or a string meaning a user text message (R1, R2). */
+/** `send`'s input as data: a `UserMessageData`, or a string meaning a user text message (R1, R2). */
 export const parseSendInput = (input: unknown, call = 'send()'): UserMessageData =>
   parseContextInput(input, userSource, call)
+
+const INPUT: Path = Object.freeze(['input'])
+/**
+ * `send`'s input (R1, R2) as `parseSendInput` checks it, but the string `s` when the value is the
+ * string shorthand's for `s` (the string itself, or data exactly equal to it): the caller makes
+ * the message in one go and queues it compactly (issue #7).
+ */
+export const parseSendValue = (input: unknown, call = 'send()'): string | UserMessageData =>
+  parseUserValue(input, call, INPUT)
 
 /** `SendOptions`: exactly `{target: 'next-turn' | 'next-step', wakeup: boolean}`. Returns a frozen copy. */
 export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions => {
