@@ -33,10 +33,7 @@ export const acceptQueued = (
     tx.live({ type: 'agent/inbox/enqueue', agentId: tx.state.agentId, message, placement: 'steering' })
     return
   }
-  tx.set({
-    queue: fifoPush(s.queue, queuedItem(s, message, wakeup, text)),
-    waking: s.waking + (wakeup ? 1 : 0),
-  })
+  tx.setQueue(fifoPush(s.queue, queuedItem(s, message, wakeup, text)), s.waking + (wakeup ? 1 : 0))
   tx.live({ type: 'agent/inbox/enqueue', agentId: tx.state.agentId, message, placement: 'queued' })
   // R6: the wake is deferred, so every send of this stack sees the same pre-admission state.
   if (wakeup && s.activity === null && !s.wakeScheduled && s.disposal === 'none') {

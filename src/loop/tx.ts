@@ -31,6 +31,13 @@ export class Tx {
     this.writable().activity = activity
   }
 
+  /** `set({queue, waking})` without a patch object: once per accepted send (issue #7). */
+  setQueue(queue: DeliveryState['queue'], waking: number): void {
+    const state = this.writable()
+    state.queue = queue
+    state.waking = waking
+  }
+
   private writable(): Writable<DeliveryState> {
     if (!this.copied) {
       this.state = copyState(this.state)
