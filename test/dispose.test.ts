@@ -185,6 +185,58 @@ describe('R29: dispose()', () => {
     expect(appended).toBeDefined()
   })
 
+  it('R29: a call made from a subscriber after dispose() in the same stack is accepted and discarded; an inject sent there reaches the store before it closes', async () => {
+    // Found by `npm run soak`: dispose()'s own flush and close ran depth-first, before an inject
+    // already sent in the same stack; the inject was appended after close(), and a followup
+    // from its user/message subscriber threw AgentDisposedError before dispose() had resolved.
+    const inner = memoryStore()
+    const order: string[] = []
+    const store: SessionStore = {
+      load: () => inner.load(),
+      append: (events: readonly SessionEvent[]) => {
+        for (const e of events) if (e.type === 'user/message') order.push(`append(${e.data.id})`)
+        inner.append(events)
+      },
+      flush: () => inner.flush(),
+      close: () => {
+        order.push('close')
+      },
+    }
+    const { agent, rec } = setup([], { store })
+    const errors: unknown[] = []
+    const ids: Record<string, string> = {}
+    const label = (m: { readonly content: readonly unknown[] }) => (m.content[0] as { text?: string }).text
+    let pending: Promise<void> | undefined
+    agent.events$.subscribe((e) => {
+      if (e.type === 'agent/inbox/enqueue' && label(e.message) === 'f2') {
+        pending = agent.dispose()
+        ids.late = agent.inject('late')
+      }
+    })
+    agent.transcript$.subscribe((e) => {
+      if (e.type !== 'user/message' || label(e.data) !== 'late') return
+      try {
+        ids.later = agent.followup('later')
+      } catch (error) {
+        errors.push(error)
+      }
+    })
+    agent.followup('f1')
+    agent.followup('f2')
+    await pending
+    expect(errors).toEqual([])
+    expect(ids.later).toBeDefined()
+    expect(rec.log).toEqual([
+      'enqueue(f1,queued)',
+      'enqueue(f2,queued)',
+      'discard(f1,f2)',
+      'user(late)',
+      'enqueue(later,queued)',
+      'discard(later)',
+    ])
+    expect(order).toEqual([`append(${ids.late})`, 'close'])
+  })
+
   it('R29: dispose() waits for the store flush and then closes the store', async () => {
     const inner = memoryStore()
     const order: string[] = []

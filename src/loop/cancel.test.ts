@@ -307,17 +307,17 @@ describe('cancel: unwind (R13, R25, R26, R29, V1)', () => {
 describe('dispose and finalize (R29, V1)', () => {
   const rows: readonly Row[] = [
     [
-      'R29: an idle dispose finalizes at once (no cancel-requested)',
+      'R29: an idle dispose finalizes after one hop (no cancel-requested)',
       idle(),
       { type: 'dispose' },
-      ['finalize'],
+      ['schedule dispose/finalize'],
       { disposal: 'finalizing' },
     ],
     [
       'R29/V1: an idle dispose discards the queue, appends staged context, and cancels the wake',
       idle({ queue: [q('m1'), q('p2', false)], wakeScheduled: true, outbox: [S('s1'), C('c1')] }),
       { type: 'dispose' },
-      ['discard(m1,p2,s1)', 'user(c1)', 'finalize'],
+      ['discard(m1,p2,s1)', 'user(c1)', 'schedule dispose/finalize'],
       { queue: [], waking: 0, wakeScheduled: false, outbox: [], disposal: 'finalizing' },
     ],
     [
@@ -359,6 +359,13 @@ describe('dispose and finalize (R29, V1)', () => {
       { queue: [], waking: 0, disposal: 'disposing' },
     ],
     [
+      'R29: the hop after dispose flushes and closes the store',
+      idle({ disposal: 'finalizing' }),
+      { type: 'dispose/finalize' },
+      ['finalize'],
+      {},
+    ],
+    [
       'R29: finalized completes the streams',
       idle({ disposal: 'finalizing' }),
       { type: 'finalized' },
@@ -377,6 +384,12 @@ describe('dispose and finalize (R29, V1)', () => {
     ['R29: dispose() after it finished is ignored', idle({ disposal: 'disposed' }), { type: 'dispose' }],
     ['R29: finalized before finalizing is ignored', idle({ disposal: 'disposing' }), { type: 'finalized' }],
     ['R29: a repeated finalized is ignored', idle({ disposal: 'disposed' }), { type: 'finalized' }],
+    [
+      'R29: the hop after dispose is ignored once finalized',
+      idle({ disposal: 'disposed' }),
+      { type: 'dispose/finalize' },
+    ],
+    ['R29: the hop after dispose is ignored without a dispose', idle(), { type: 'dispose/finalize' }],
   ]
   it.each(ignored)('%s', checkIgnored)
 })

@@ -92,12 +92,23 @@ const goIdle = (tx: Tx): void => {
   tx.live({ type: 'agent/status', agentId: tx.state.agentId, status: 'idle' })
 }
 
-/** `dispose()` with nothing running: append staged context (V1), go idle, flush and close. */
+/**
+ * `dispose()` with nothing running: append staged context (V1), go idle, then flush and close
+ * after a scheduled hop. Inputs already sent in this call stack (an inject sent right after
+ * `dispose()`, say) are still waiting in the trampoline, behind this reduction's effects: the
+ * hop lets them, and whatever their subscribers send, be delivered first (accepted, discarded or
+ * appended), so the final flush sees them and the store closes after them (R29).
+ */
 export const finishDisposal = (tx: Tx): void => {
   settleContexts(tx)
   goIdle(tx)
   tx.set({ disposal: 'finalizing' })
-  tx.effect({ kind: 'finalize' })
+  tx.effect({ kind: 'schedule', input: { type: 'dispose/finalize' } })
+}
+
+/** The scheduled hop of `finishDisposal`: flush and close the store, then complete. */
+export const finalize = (tx: Tx): void => {
+  if (tx.state.disposal === 'finalizing') tx.effect({ kind: 'finalize' })
 }
 
 /** R24: a retry turn takes the whole staged outbox as its inherited prefix. */

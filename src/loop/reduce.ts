@@ -8,7 +8,7 @@ import {
   claimSubmit,
   wake,
 } from './claim.js'
-import { advance, checkpointDone, checkpointFailed, retry } from './close.js'
+import { advance, checkpointDone, checkpointFailed, finalize, retry } from './close.js'
 import type { Input, Output } from './inputs.js'
 import type { DeliveryState } from './state.js'
 import {
@@ -90,6 +90,8 @@ const handle = (tx: Tx, input: Input): void => {
       return checkpointDone(tx, input.activity)
     case 'checkpoint/failed':
       return checkpointFailed(tx, input.activity, input.error)
+    case 'dispose/finalize':
+      return finalize(tx)
     case 'finalized':
       return finalized(tx)
     case 'store/failed':

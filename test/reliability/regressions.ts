@@ -31,4 +31,25 @@ export const REGRESSIONS: readonly Schedule[] = [
       { on: 'enqueue', nth: 2, op: 'inject' },
     ],
   }),
+  // R29 (found by `npm run soak`): dispose() and inject() from the same enqueue subscriber. The
+  // dispose ran its flush and close depth-first, before the inject already sent; the inject was
+  // appended after close() and a followup from its user/message subscriber threw
+  // AgentDisposedError before dispose() had resolved. Finalizing is now one scheduled hop later.
+  new Schedule({
+    steps: [
+      { t: 0, op: { kind: 'cancel', cause: 'user', keepInbox: false } },
+      { t: 3, op: { kind: 'followup' } },
+      { t: 3, op: { kind: 'followup' } },
+    ],
+    replies: [{ kind: 'malformed', gap: 0 }],
+    admissions: null,
+    stepHooks: [],
+    turnStopping: [],
+    requestErrors: [],
+    reactions: [
+      { on: 'enqueue', nth: 2, op: 'dispose' },
+      { on: 'user/message', nth: 1, op: 'followup' },
+      { on: 'enqueue', nth: 2, op: 'inject' },
+    ],
+  }),
 ]
