@@ -104,6 +104,7 @@ describe('the text-from-the-user fast path of send (issue #7)', () => {
       [[{ type: 'text', text: 1 }], { kind: 'user' }],
       [[{ type: 'text', text: 'a' }], { kind: 'user', tags: [] }],
       [[{ type: 'text', text: 'a' }], { kind: 'plugin', plugin: 'p' }],
+      [[{ type: 'text', text: 'a', [Symbol('s')]: 1 }], { kind: 'user' }],
     ]
     for (const [c, s] of misses) expect(userTextFastPath(c, s)).toBeUndefined()
   })

@@ -23,12 +23,10 @@ const MAX_ISSUES = 20
  *    objects (prototype `Object.prototype` or `null`, or the same from another realm).
  * 2. Refused, each with its path: BigInt, functions, symbols, `undefined` in arrays (holes
  *    included), NaN and ±Infinity, cycles (the message names the path they point back to), class
- *    instances (Date, Map, boxed primitives, Array subclasses …), and nesting deeper than
- *    {@link MAX_DEPTH}.
- * 3. Object keys whose value is `undefined` are dropped, as `JSON.stringify` does. Symbol keys,
- *    non-enumerable properties and extra (non-index) properties of arrays are ignored, as JSON
- *    does. (Symbol keys were refused until issue #7: finding them takes `getOwnPropertySymbols`
- *    on every object, about 0.2 µs of a 1.3 µs send, and JSON never sees them.)
+ *    instances (Date, Map, boxed primitives, Array subclasses …), enumerable symbol keys, and
+ *    nesting deeper than {@link MAX_DEPTH}.
+ * 3. Object keys whose value is `undefined` are dropped, as `JSON.stringify` does. Non-enumerable
+ *    properties and extra (non-index) properties of arrays are ignored, as JSON does.
  * 4. A key `__proto__` is copied as an own data property (as `JSON.parse` does), never as a
  *    prototype. Getters are read once; an error a getter throws propagates.
  * 5. Shared (non-cyclic) references are copied once per occurrence, like JSON.
@@ -118,6 +116,10 @@ const copyObject = (walk: Walk, obj: Record<string, unknown>): JsonValue => {
       Object.defineProperty(out, key, { value: c, enumerable: true, writable: true, configurable: true })
     else out[key] = c
     if (walk.issues.length >= MAX_ISSUES) break
+  }
+  for (const symbol of Object.getOwnPropertySymbols(obj)) {
+    if (Object.prototype.propertyIsEnumerable.call(obj, symbol))
+      fail(walk, `symbol key ${String(symbol)} is not JSON`)
   }
   return Object.freeze(out)
 }

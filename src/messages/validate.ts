@@ -120,9 +120,8 @@ const NOT = 0
 const FIRST = 1
 /**
  * Whether `value` is a plain object (prototype `Object.prototype`) whose enumerable keys,
- * inherited ones included, are exactly `a` and `b` (one key when they are the same); and if so,
- * which comes first. Symbol keys are not looked at: the copy ignores them, as JSON does. One pass,
- * as this runs per block of every send.
+ * inherited ones included, are exactly `a` and `b` (one key when they are the same), with no own
+ * symbol keys; and if so, which comes first. One pass, as this runs per block of every send.
  *
  * @returns `NOT` (0), `FIRST` (1) when `a` comes first, or 2 when `b` does.
  */
@@ -136,7 +135,7 @@ const keyOrder = (value: unknown, a: string, b: string): number => {
     if (count === 0) order = key === a ? FIRST : 2
     count++
   }
-  return count === (a === b ? 1 : 2) ? order : NOT
+  return count === (a === b ? 1 : 2) && Object.getOwnPropertySymbols(value).length === 0 ? order : NOT
 }
 
 /** `send`'s input as data: a `UserMessageData`, or a string meaning a user text message (R1, R2). */
