@@ -7,10 +7,10 @@ import { marbles } from './operators/fixtures.js'
  * The trampoline under reentrant calls: `calls` says, per value, what a subscriber of the output
  * sends back into the source while that value is being delivered (SPEC section 4 ordering).
  */
-const reentrant = (calls: Record<string, readonly string[] | 'complete'>) => {
+const reentrant = (calls: Record<string, readonly string[] | 'complete'>, last?: (v: string) => boolean) => {
   const input = new Subject<string>()
   const output = input.pipe(
-    trampoline(),
+    trampoline(last),
     tap((value) => {
       const call = calls[value]
       if (call === 'complete') input.complete()
@@ -48,5 +48,38 @@ describe('trampoline (the ordering of reentrant calls, SPEC section 4)', () => {
     const { input, output } = reentrant({})
     m.hot(                        '-a-b-(cd)-|').subscribe(input)
     m.expect(output).toBeObservable('-a-b-(cd)-|')
+  }))
+
+  const isLast = (v: string) => v === 'L' || v === 'M'
+
+  // biome-ignore format: marble alignment
+  it('R29: a last value waits until everything else of its drain was delivered', marbles((m) => {
+    // a's delivery sends L (last) and b; b's delivery sends d; L's delivery sends e.
+    const { input, output } = reentrant({ a: ['L', 'b'], b: ['d'], L: ['e'] }, isLast)
+    m.hot(                        '--a-------a--------|').subscribe(input)
+    m.expect(output).toBeObservable('--(abdLe)-(abdLe)--|')
+  }))
+
+  // biome-ignore format: marble alignment
+  it('R29: last values keep their arrival order, and one sent by a last value waits again', marbles((m) => {
+    const { input, output } = reentrant({ a: ['L', 'M', 'b'], L: ['c', 'M'], M: [] }, isLast)
+    m.hot(                        '--a--------|').subscribe(input)
+    m.expect(output).toBeObservable('--(abLcMM)-|')
+  }))
+
+  // biome-ignore format: marble alignment
+  it('a last value at top level is delivered at once, and completion waits for the tail', marbles((m) => {
+    const input = new Subject<string>()
+    const output = input.pipe(
+      trampoline(isLast),
+      tap((value) => {
+        if (value !== 'a') return
+        input.next('L')
+        input.complete()
+        input.next('b') // after complete: ignored by the Subject
+      }),
+    )
+    m.hot(                        '--L--a--').subscribe(input)
+    m.expect(output).toBeObservable('--L--(aL|)')
   }))
 })

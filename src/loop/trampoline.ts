@@ -22,15 +22,25 @@ type Frame<T> = { readonly items: (T | undefined)[]; head: number; size: number 
  * 1. At top level a value is delivered synchronously, before `next` returns.
  * 2. Completion and errors wait until the frames in progress are drained.
  * 3. Nothing is ever delivered reentrantly, so no subscriber sees a nested `next`.
+ * 4. A value for which `last` holds, arriving during a drain, waits until everything else of that
+ *    drain was delivered (such values keep their arrival order): "after this call stack", without
+ *    a scheduler. The pipeline uses it to finish `dispose()` after what was sent with it (R29).
+ *
+ * ```text
+ * source:   a(L b)   — L (last) and b arrive while a is delivered; d while b is delivered
+ * output:   a b d L
+ * ```
  *
  * The frames are kept and reused from one drain to the next (a drain runs per accepted send and
  * per turn step, issue #7), so a steady pipeline allocates nothing here.
  */
 export const trampoline =
-  <T>(): MonoTypeOperatorFunction<T> =>
+  <T>(last?: (value: T) => boolean): MonoTypeOperatorFunction<T> =>
   (source) =>
     new Observable<T>((subscriber) => {
       const frames: Frame<T>[] = []
+      /** The `last` values of the drain in progress (rare: a plain array). */
+      const tail: T[] = []
       /** The frame collecting arrivals: `depth - 1` is the delivery in progress. */
       let depth = -1
       let finish: (() => void) | undefined
@@ -59,6 +69,10 @@ export const trampoline =
               // A burst (thousands of sends from one delivery) does not keep its room forever.
               if (top.items.length > 1024) top.items.length = 0
               depth--
+              if (depth < 0 && tail.length > 0) {
+                push(frameAt(0), tail.shift() as T)
+                depth = 0
+              }
               continue
             }
             const value = top.items[top.head] as T
@@ -77,6 +91,7 @@ export const trampoline =
             frame.head = 0
             frame.size = 0
           }
+          tail.length = 0
           depth = -1
           throw error
         }
@@ -84,8 +99,9 @@ export const trampoline =
       }
       return source.subscribe({
         next: (value) => {
-          if (depth >= 0) push(frames[depth] as Frame<T>, value)
-          else drain(value)
+          if (depth < 0) drain(value)
+          else if (last?.(value) === true) tail.push(value)
+          else push(frames[depth] as Frame<T>, value)
         },
         error: (error: unknown) => {
           finish = () => subscriber.error(error)
