@@ -2,7 +2,7 @@ import { defer, distinctUntilChanged, filter, firstValueFrom, map, merge, scan, 
 import { AgentBusyError, AgentDisposedError } from '../errors.js'
 import { fifoToArray } from '../inbox/fifo.js'
 import { type AcceptedSend, splitSends } from '../inbox/splitSends.js'
-import { canRetry } from '../loop/close.js'
+import { canRetry, isFinalizeHop } from '../loop/close.js'
 import type { Command, Effect, Output, Signal } from '../loop/inputs.js'
 import { mergeEffects } from '../loop/mergeEffects.js'
 import { reduce } from '../loop/reduce.js'
@@ -63,7 +63,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     commands.observable,
     signals.observable,
   ).pipe(
-    trampoline(),
+    trampoline(isFinalizeHop),
     scan((acc, input) => reduce(acc.state, input), { state, out: [] as readonly Output[] }),
   )
   const effects = inlet<Effect>()

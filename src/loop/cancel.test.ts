@@ -307,17 +307,17 @@ describe('cancel: unwind (R13, R25, R26, R29, V1)', () => {
 describe('dispose and finalize (R29, V1)', () => {
   const rows: readonly Row[] = [
     [
-      'R29: an idle dispose finalizes after one hop (no cancel-requested)',
+      'R29: an idle dispose finalizes after the drain (no cancel-requested)',
       idle(),
       { type: 'dispose' },
-      ['schedule dispose/finalize'],
+      ['post dispose/finalize'],
       { disposal: 'finalizing' },
     ],
     [
       'R29/V1: an idle dispose discards the queue, appends staged context, and cancels the wake',
       idle({ queue: [q('m1'), q('p2', false)], wakeScheduled: true, outbox: [S('s1'), C('c1')] }),
       { type: 'dispose' },
-      ['discard(m1,p2,s1)', 'user(c1)', 'schedule dispose/finalize'],
+      ['discard(m1,p2,s1)', 'user(c1)', 'post dispose/finalize'],
       { queue: [], waking: 0, wakeScheduled: false, outbox: [], disposal: 'finalizing' },
     ],
     [
@@ -359,7 +359,7 @@ describe('dispose and finalize (R29, V1)', () => {
       { queue: [], waking: 0, disposal: 'disposing' },
     ],
     [
-      'R29: the hop after dispose flushes and closes the store',
+      'R29: the finalize hop after the drain flushes and closes the store',
       idle({ disposal: 'finalizing' }),
       { type: 'dispose/finalize' },
       ['finalize'],

@@ -103,7 +103,7 @@ describe('close: checkpoint and the next move (R8, R9, R13b, R24, R36)', () => {
       'R29: while disposing, the next move finishes: staged context (V1), idle, the finalize hop',
       betweenTurns({ checkpointed: true }, { disposal: 'disposing', outbox: [C('c1')] }),
       { type: 'advance', activity: 1 },
-      ['user(c1)', 'idle', 'schedule dispose/finalize'],
+      ['user(c1)', 'idle', 'post dispose/finalize'],
       { activity: null, status: 'idle', outbox: [], disposal: 'finalizing' },
     ],
     [
@@ -176,7 +176,7 @@ describe('close: a retry that never opens', () => {
       { retryPending: true, retryError: boom, disposal: 'disposing', status: 'running', lastTurn: 1 },
     )
     const { state, out } = reduce(deepFreeze(before), { type: 'advance', activity: 1 })
-    expect(out.map(show)).toEqual(['settled(1,error)', 'idle', 'schedule dispose/finalize'])
+    expect(out.map(show)).toEqual(['settled(1,error)', 'idle', 'post dispose/finalize'])
     expect(state.retryPending).toBe(false)
   })
 })

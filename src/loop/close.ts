@@ -1,6 +1,7 @@
 import type { SettledReason, TurnEndReason } from '../events.js'
 import { beginClaim } from './claim.js'
 import { withBetween } from './copy.js'
+import type { Input } from './inputs.js'
 import { settleContexts, writeEntries } from './outbox.js'
 import { activeWork, type Turn } from './state.js'
 import { beginStep } from './step.js'
@@ -94,19 +95,25 @@ const goIdle = (tx: Tx): void => {
 
 /**
  * `dispose()` with nothing running: append staged context (V1), go idle, then flush and close
- * after a scheduled hop. Inputs already sent in this call stack (an inject sent right after
- * `dispose()`, say) are still waiting in the trampoline, behind this reduction's effects: the
- * hop lets them, and whatever their subscribers send, be delivered first (accepted, discarded or
- * appended), so the final flush sees them and the store closes after them (R29).
+ * once the drain in progress is over. Inputs already sent in this call stack (an inject sent
+ * right after `dispose()`, say) still wait in the trampoline, behind this reduction's effects;
+ * posted as a `last` input (see `trampoline`), the finalize step comes after them and whatever
+ * their subscribers send (accepted and discarded, or appended), so the final flush sees them and
+ * the store closes after them (R29). It needs no scheduler: an idle `dispose()` on a virtual
+ * scheduler nobody flushes still resolves.
  */
 export const finishDisposal = (tx: Tx): void => {
   settleContexts(tx)
   goIdle(tx)
   tx.set({ disposal: 'finalizing' })
-  tx.effect({ kind: 'schedule', input: { type: 'dispose/finalize' } })
+  tx.effect({ kind: 'post', input: FINALIZE_HOP })
 }
 
-/** The scheduled hop of `finishDisposal`: flush and close the store, then complete. */
+const FINALIZE_HOP = Object.freeze({ type: 'dispose/finalize' } as const)
+/** The trampoline's `last` predicate for the pipeline's inputs. */
+export const isFinalizeHop = (input: Input): boolean => input.type === 'dispose/finalize'
+
+/** The hop of `finishDisposal`, after the drain: flush and close the store, then complete. */
 export const finalize = (tx: Tx): void => {
   if (tx.state.disposal === 'finalizing') tx.effect({ kind: 'finalize' })
 }
