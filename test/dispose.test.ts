@@ -1,4 +1,4 @@
-import { NEVER } from 'rxjs'
+import { NEVER, VirtualTimeScheduler } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import {
   type Agent,
@@ -235,6 +235,49 @@ describe('R29: dispose()', () => {
       'discard(later)',
     ])
     expect(order).toEqual([`append(${ids.late})`, 'close'])
+  })
+
+  it('R29: an inject accepted while the final flush is in flight is flushed again before close()', async () => {
+    const inner = memoryStore()
+    const order: string[] = []
+    const first = deferred()
+    const second = deferred()
+    const flushes = [first, second]
+    const store: SessionStore = {
+      load: () => inner.load(),
+      append: (events: readonly SessionEvent[]) => {
+        for (const e of events) order.push(`append(${e.type})`)
+        inner.append(events)
+      },
+      flush: () => {
+        order.push('flush')
+        return (flushes.shift() ?? deferred()).promise
+      },
+      close: () => {
+        order.push('close')
+      },
+    }
+    const { agent } = setup([], { store })
+    const done = agent.dispose()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(order).toEqual(['flush'])
+    const id = agent.inject('late') // accepted: dispose() has not resolved
+    first.resolve()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(order).toEqual(['flush', 'append(user/message)', 'flush'])
+    second.resolve()
+    await done
+    expect(order).toEqual(['flush', 'append(user/message)', 'flush', 'close'])
+    expect(inner.load().map((e) => (e.type === 'user/message' ? e.data.id : e.type))).toEqual([id])
+  })
+
+  it('R29: an idle dispose() resolves on a virtual scheduler that nobody flushes', async () => {
+    const scheduler = new VirtualTimeScheduler()
+    const { agent, rec } = setup([], { scheduler })
+    agent.inject('fact')
+    await agent.dispose()
+    expect(rec.completed).toEqual({ events: true, transcript: true })
+    expect(rec.log).toEqual(['user(fact)'])
   })
 
   it('R29: dispose() waits for the store flush and then closes the store', async () => {

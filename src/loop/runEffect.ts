@@ -81,6 +81,19 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
   }
   /** Hands over what the store missed (R40), then makes everything appended so far durable. */
   const flush = (): Observable<never> => flushTranscript(deps.transcript, deps.store).pipe(ignoreElements())
+  /**
+   * The last flush of `dispose()`, again while events were appended during the one before (an
+   * inject accepted while an asynchronous flush was in flight, R29): `close()` then follows a
+   * flush that saw every event, whatever the store's `close` does with what it still buffers.
+   */
+  const finalFlush = (): Observable<never> =>
+    defer(() => {
+      const size = deps.transcript.size
+      return concat(
+        flush(),
+        defer(() => (deps.transcript.size > size ? finalFlush() : EMPTY)),
+      )
+    })
   /** The same, started now (`startFlush`); `undefined` when there is nothing to wait for. */
   const flushStarted = (): Observable<never> | undefined =>
     startFlush(deps.transcript, deps.store)?.pipe(ignoreElements())
@@ -185,7 +198,7 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
       }
       case 'finalize':
         return concat(
-          flush().pipe(catchError((error: unknown) => of<Signal>({ type: 'store/failed', error }))),
+          finalFlush().pipe(catchError((error: unknown) => of<Signal>({ type: 'store/failed', error }))),
           defer(() => {
             deps.store.close?.()
             return EMPTY
