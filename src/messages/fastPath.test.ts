@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { userText } from './userText.js'
-import { parseContextData, parseSendInput, parseSendValue, userTextFastPath } from './validate.js'
+import { parseContextData, parseSendValue, userTextFastPath } from './validate.js'
 
 /** Blocks around the fast path's shape: the shape itself and near misses on every rule. */
 const block = fc.oneof(
@@ -119,7 +119,8 @@ describe('the text-from-the-user fast path of send (issue #7)', () => {
         } catch {
           return
         }
-        const data = parseSendInput({ content: c, source: s })
+        // The full path (snapshot + zod) is the reference: parseSendInput shares parseSendValue's code.
+        const data = parseContextData({ content: c, source: s }, 'send()', ['input'])
         const isShorthand =
           data.content.length === 1 &&
           JSON.stringify(data) === JSON.stringify(userText((data.content[0] as { text: string }).text))
