@@ -1,9 +1,10 @@
 /**
  * Issue #7, part 1: the time per accepted followup while a turn is held open, for 100,000 sends
  * (steerable: validation, snapshot, freeze, id and enqueue included), beside the peer's
- * `followUp` and the floor. Two forms for steerable: the string shorthand and `{content, source}`
- * data (which is deep-copied by `jsonSnapshot` and checked by the zod schema); the peer and the
- * floor take the same message both times.
+ * `followUp` and the floor. Three forms: the string shorthand; `{content, source}` data of one
+ * text block, which is the shorthand's value (steerable checks it by hand, then takes the string
+ * path); and data of two text blocks (steerable's general fast path: checked by hand, copied and
+ * frozen). The peer and the floor take the same message shape as each form.
  *
  * `node --expose-gc --import tsx bench/accept.ts` (or `npm run bench`). Medians of RUNS runs after
  * one warm-up run; subjects alternate within each run, so ratios compare the same moments.
@@ -16,10 +17,11 @@ const N = Number(process.env.BENCH_ACCEPT_N ?? 100_000)
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 const { factories } = await loadSubjects()
 
-type Form = 'send' | 'sendData'
+type Form = 'send' | 'sendData' | 'sendBlocks'
 const FORMS: readonly [Form, string][] = [
   ['send', "followup('text')"],
-  ['sendData', 'followup({content, source})'],
+  ['sendData', 'followup({content: [1 text block], source})'],
+  ['sendBlocks', 'followup({content: [2 text blocks], source})'],
 ]
 
 /** µs per send for N sends into a harness whose first turn is held open. */

@@ -50,9 +50,10 @@ export class Floor {
     this.listeners.push(listener)
   }
 
-  followup(text: string): number {
+  /** Queues `text` as one text block, or the blocks given (the two-block accept row). */
+  followup(text: string, content: readonly FloorBlock[] = [{ type: 'text', text }]): number {
     const id = this.nextId++
-    const message: FloorMessage = { id, role: 'user', content: [{ type: 'text', text }], source: USER }
+    const message: FloorMessage = { id, role: 'user', content, source: USER }
     this.queue.push(message)
     this.emit('enqueue', message)
     if (!this.running && !this.wakeScheduled) {

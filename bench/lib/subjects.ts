@@ -15,8 +15,13 @@ import type { SubjectId } from './report.js'
 export type Harness = {
   /** Queues a followup (the peer: `followUp`), the string form. */
   send(text: string): void
-  /** Queues a followup given as data `{content, source}` (steerable validates and snapshots it). */
+  /**
+   * Queues a followup given as data `{content, source}` with one text block: the string form's
+   * value, which steerable checks by hand and then treats as the string form.
+   */
   sendData(text: string): void
+  /** The same with two text blocks: steerable's general fast path (checked, copied, frozen). */
+  sendBlocks(text: string): void
   /** One whole turn from idle (steerable and the floor: followup + whenIdle; the peer: `prompt`). */
   turn(text: string): Promise<void>
   /** Opens a turn whose answer waits for `release()`; resolves once the model was asked. */
@@ -66,6 +71,15 @@ const steerable: Factory = (options = {}) => {
     sendData: (text) => {
       agent.followup({ content: [{ type: 'text', text }], source: { kind: 'user' } })
     },
+    sendBlocks: (text) => {
+      agent.followup({
+        content: [
+          { type: 'text', text },
+          { type: 'text', text },
+        ],
+        source: { kind: 'user' },
+      })
+    },
     turn: (text) => {
       agent.followup(text)
       return agent.whenIdle()
@@ -113,6 +127,12 @@ const floor: Factory = (options = {}) => {
     sendData: (text) => {
       f.followup(text)
     },
+    sendBlocks: (text) => {
+      f.followup(text, [
+        { type: 'text', text },
+        { type: 'text', text },
+      ])
+    },
     turn: (text) => {
       f.followup(text)
       return f.whenIdle()
@@ -147,6 +167,7 @@ const peerFactory =
     return {
       send: (text) => h.send(text),
       sendData: (text) => h.send(text),
+      sendBlocks: (text) => h.sendBlocks(text),
       turn: (text) => h.turn(text),
       hold: (text) => h.hold(text),
       release: () => h.release(),

@@ -133,6 +133,18 @@ export class PeerHarness {
     this.agent.followUp(PeerHarness.message(text))
   }
 
+  /** A followup of two text blocks (the same message shape as steerable's `sendBlocks`). */
+  sendBlocks(text: string): void {
+    this.agent.followUp({
+      role: 'user',
+      content: [
+        { type: 'text', text },
+        { type: 'text', text },
+      ],
+      timestamp: Date.now(),
+    })
+  }
+
   turn(text: string): Promise<void> {
     return this.agent.prompt(PeerHarness.message(text))
   }
