@@ -271,6 +271,47 @@ describe('R29: dispose()', () => {
     expect(inner.load().map((e) => (e.type === 'user/message' ? e.data.id : e.type))).toEqual([id])
   })
 
+  it('R29: injects that never stop cannot hold dispose(): after 8 final flushes the store closes and agent/error says so', async () => {
+    const inner = memoryStore()
+    const order: string[] = []
+    let agentRef: Agent | undefined
+    const store: SessionStore = {
+      load: () => inner.load(),
+      append: (events: readonly SessionEvent[]) => inner.append(events),
+      flush: () => {
+        order.push('flush')
+        agentRef?.inject(`during flush ${order.length}`) // another arrival during every flush
+        return new Promise<void>((resolve) => setTimeout(resolve, 0))
+      },
+      close: () => {
+        order.push('close')
+      },
+    }
+    const { agent, rec } = setup([], { store })
+    const errors: string[] = []
+    agent.events$.subscribe((e) => {
+      if (e.type === 'agent/error') errors.push(String((e.error as Error).message))
+    })
+    agentRef = agent
+    await agent.dispose()
+    expect(order).toEqual([...Array.from({ length: 8 }, () => 'flush'), 'close'])
+    expect(errors).toEqual([
+      'dispose(): events kept arriving during the final flush; after 8 flushes the store was closed with the last 1 handed over but not flushed',
+    ])
+    // Nothing accepted is lost from the session: all 8 are in the transcript and in the store.
+    expect(rec.durable.filter((e) => e.type === 'user/message')).toHaveLength(8)
+    expect(inner.load()).toHaveLength(8)
+  })
+
+  it('V2: an idle dispose() on a synchronous store has resolved when it returns: a call right after throws', () => {
+    // "The same call stack" of R29 means while the agent delivers: a plain call after dispose()
+    // returned comes after it resolved (the memory store flushes at once).
+    const { agent, rec } = setup([])
+    void agent.dispose()
+    expect(rec.completed).toEqual({ events: true, transcript: true })
+    expect(() => agent.inject('late')).toThrow(AgentDisposedError)
+  })
+
   it('R29: an idle dispose() resolves on a virtual scheduler that nobody flushes', async () => {
     const scheduler = new VirtualTimeScheduler()
     const { agent, rec } = setup([], { scheduler })

@@ -1,7 +1,6 @@
 import {
   catchError,
   concat,
-  defer,
   EMPTY,
   endWith,
   filter,
@@ -13,8 +12,9 @@ import {
   takeUntil,
 } from 'rxjs'
 import type { Transcript } from '../session/session.js'
-import { flushTranscript, type SessionStore, startFlush } from '../session/store.js'
+import { type SessionStore, startFlush } from '../session/store.js'
 import { callModel } from './callModel.js'
+import { finalizeStore } from './finalizeStore.js'
 import { type AgentHooks, callHook, hookList } from './hooks.js'
 import type { Admission, Effect, Signal } from './inputs.js'
 import { type EffectAnswer, later } from './mergeEffects.js'
@@ -79,22 +79,10 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
     ...deps,
     untilStopped: (activity: number, answer: Observable<Signal>) => answer.pipe(untilStopped(activity)),
   }
-  /** Hands over what the store missed (R40), then makes everything appended so far durable. */
-  const flush = (): Observable<never> => flushTranscript(deps.transcript, deps.store).pipe(ignoreElements())
   /**
-   * The last flush of `dispose()`, again while events were appended during the one before (an
-   * inject accepted while an asynchronous flush was in flight, R29): `close()` then follows a
-   * flush that saw every event, whatever the store's `close` does with what it still buffers.
+   * Hands over what the store missed (R40) and starts making everything appended so far durable;
+   * `undefined` when there is nothing to wait for.
    */
-  const finalFlush = (): Observable<never> =>
-    defer(() => {
-      const size = deps.transcript.size
-      return concat(
-        flush(),
-        defer(() => (deps.transcript.size > size ? finalFlush() : EMPTY)),
-      )
-    })
-  /** The same, started now (`startFlush`); `undefined` when there is nothing to wait for. */
   const flushStarted = (): Observable<never> | undefined =>
     startFlush(deps.transcript, deps.store)?.pipe(ignoreElements())
 
@@ -197,14 +185,7 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
         }
       }
       case 'finalize':
-        return concat(
-          finalFlush().pipe(catchError((error: unknown) => of<Signal>({ type: 'store/failed', error }))),
-          defer(() => {
-            deps.store.close?.()
-            return EMPTY
-          }).pipe(catchError((error: unknown) => of<Signal>({ type: 'store/failed', error }))),
-          of<Signal>({ type: 'finalized' }),
-        )
+        return finalizeStore(deps.transcript, deps.store)
       case 'complete':
         deps.complete()
         return undefined
