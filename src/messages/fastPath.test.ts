@@ -119,7 +119,7 @@ describe('the text-from-the-user fast path of send (issue #7)', () => {
         } catch {
           return
         }
-        // The full path (snapshot + zod) is the reference: parseSendInput shares parseSendValue's code.
+        // The full path (snapshot + zod) is the reference, not another entry point into the same code.
         const data = parseContextData({ content: c, source: s }, 'send()', ['input'])
         const isShorthand =
           data.content.length === 1 &&

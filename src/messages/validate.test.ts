@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { InvalidInputError } from '../errors.js'
 import type { MessageSource, UserMessageData } from './types.js'
-import { parseContextInput, parseSendInput } from './validate.js'
+import { userSource } from './userText.js'
+import { parseContextInput } from './validate.js'
+
+/** `send`'s input as data, the way the agent validates it (`parseSendValue` shares this path). */
+const parseSendInput = (input: unknown, call = 'send()'): UserMessageData =>
+  parseContextInput(input, userSource, call)
 
 const text = (t: string) => ({ type: 'text', text: t })
 const user = { kind: 'user' }

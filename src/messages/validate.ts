@@ -138,15 +138,11 @@ const keyOrder = (value: unknown, a: string, b: string): number => {
   return count === (a === b ? 1 : 2) && Object.getOwnPropertySymbols(value).length === 0 ? order : NOT
 }
 
-/** `send`'s input as data: a `UserMessageData`, or a string meaning a user text message (R1, R2). */
-export const parseSendInput = (input: unknown, call = 'send()'): UserMessageData =>
-  parseContextInput(input, userSource, call)
-
 const INPUT: Path = Object.freeze(['input'])
 /**
- * `send`'s input (R1, R2) as `parseSendInput` checks it, but the string `s` when the value is the
- * string shorthand's for `s` (the string itself, or data exactly equal to it): the caller makes
- * the message in one go and queues it compactly (issue #7).
+ * `send`'s input (R1, R2), checked as `parseContextInput` checks user input, but the string `s`
+ * when the value is the string shorthand's for `s` (the string itself, or data exactly equal to
+ * it): the caller makes the message in one go and queues it compactly (issue #7).
  */
 export const parseSendValue = (input: unknown, call = 'send()'): string | UserMessageData =>
   parseUserValue(input, call, INPUT)
