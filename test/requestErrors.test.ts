@@ -420,6 +420,49 @@ describe('R24: retry', () => {
     expect(model.requests).toHaveLength(1)
   })
 
+  it('R24: retry() from a subscriber of the failed step/end runs before requestError, so it throws AgentBusyError; the hook can still retry', async () => {
+    const thrown: unknown[] = []
+    const { agent, model, log } = runSpied([{ error: boom }, 'recovered'], (a) => a.retry())
+    agent.transcript$.subscribe((event) => {
+      if (event.type !== 'step/end' || event.data.turn !== 1) return
+      try {
+        agent.retry()
+      } catch (error) {
+        thrown.push(error)
+      }
+    })
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(thrown).toHaveLength(1)
+    expect(thrown[0]).toBeInstanceOf(AgentBusyError)
+    expect(log).toEqual([
+      ...failedTurn,
+      'turn/start(2,retry)',
+      'step/start(2.1)',
+      ...answered('recovered', 2),
+      'idle',
+    ])
+    expect(model.requests).toHaveLength(2)
+  })
+
+  it('R24: without a retry from requestError, a retry() refused in the failed step/end leaves no retry turn behind', async () => {
+    const thrown: unknown[] = []
+    const { agent, model, log } = runSpied([{ error: boom }, 'unused'])
+    agent.transcript$.subscribe((event) => {
+      if (event.type !== 'step/end') return
+      try {
+        agent.retry()
+      } catch (error) {
+        thrown.push(error)
+      }
+    })
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(thrown.map((e) => e instanceof AgentBusyError)).toEqual([true])
+    expect(log).toEqual([...failedTurn, 'settled(1,error)', 'idle'])
+    expect(model.requests).toHaveLength(1)
+  })
+
   it('R24: retry() while idle opens a retry turn at once, with the staged outbox (steering and context) as its inherited prefix', async () => {
     const log: string[] = []
     const reply = new Subject<ModelEvent>()

@@ -76,6 +76,7 @@ export type Signal =
   /** `ctx.context(input)` from a tool (R22): staged like an inject, without an id. */
   | { readonly type: 'tool/context'; readonly data: UserMessageData }
   | { readonly type: 'turn-stopping/done'; readonly activity: number }
+  | { readonly type: 'request-error/start'; readonly activity: number }
   | { readonly type: 'request-error/done'; readonly activity: number }
   | { readonly type: 'checkpoint/done'; readonly activity: number }
   | { readonly type: 'checkpoint/failed'; readonly activity: number; readonly error: unknown }

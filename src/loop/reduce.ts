@@ -17,6 +17,7 @@ import {
   modelEvent,
   modelFailed,
   requestErrorDone,
+  requestErrorStart,
   stepHookDone,
   turnStoppingDone,
 } from './step.js'
@@ -84,6 +85,8 @@ const handle = (tx: Tx, input: Input): void => {
       return acceptContext(tx, input.data)
     case 'turn-stopping/done':
       return turnStoppingDone(tx, input.activity)
+    case 'request-error/start':
+      return requestErrorStart(tx, input.activity)
     case 'request-error/done':
       return requestErrorDone(tx, input.activity)
     case 'checkpoint/done':

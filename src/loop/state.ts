@@ -74,7 +74,12 @@ export type StepDraft = {
 /** A tool call's outcome, buffered until every earlier call of the batch is recorded. */
 export type ToolOutcome = { readonly result: ToolResultBlock; readonly concluded: boolean }
 
-export type TurnPhase = 'step-hook' | 'model' | 'tools' | 'turn-stopping' | 'request-error'
+/**
+ * `request-failed`: the failed step is closed and `requestError` starts once the subscribers of
+ * that `step/end` have returned; `request-error`: the hook runs, the only time `retry()` is
+ * accepted while busy (R24).
+ */
+export type TurnPhase = 'step-hook' | 'model' | 'tools' | 'turn-stopping' | 'request-failed' | 'request-error'
 
 export type Turn = {
   readonly kind: 'turn'

@@ -139,6 +139,21 @@ describe('steps: step hook and model stream (R15, R20a)', () => {
       { type: 'request-error/done', activity: 1 },
     ],
     [
+      'R24: request-error start outside the request-failed phase is ignored',
+      turning({ phase: 'request-error', stepOpen: false, requestError: boom }),
+      { type: 'request-error/start', activity: 1 },
+    ],
+    [
+      'R24, R25: request-error start for a turn a cancel hit is ignored (the unwind closes it)',
+      turning({
+        phase: 'request-failed',
+        stepOpen: false,
+        requestError: boom,
+        abort: { cause: { kind: 'user' }, keepInbox: false },
+      }),
+      { type: 'request-error/start', activity: 1 },
+    ],
+    [
       'R16: turn-stopping done outside that phase is ignored',
       turning(),
       { type: 'turn-stopping/done', activity: 1 },
@@ -347,7 +362,14 @@ describe('steps: failures (R23, R24)', () => {
       'R24/R20: a failed request closes the step (no drain) and runs requestError, window still open',
       turning({}, { outbox: [S('s1')] }),
       { type: 'model/failed', activity: 1, step: 1, error: boom },
-      ['step/end(1.1)', effect({ kind: 'request-error', activity: 1, turn: 1, step: 1, error: boom })],
+      ['step/end(1.1)', effect({ kind: 'post', input: { type: 'request-error/start', activity: 1 } })],
+      { activity: turn({ phase: 'request-failed', stepOpen: false, requestError: boom }) },
+    ],
+    [
+      'R24: requestError starts from the posted continuation, after the subscribers of step/end',
+      turning({ phase: 'request-failed', stepOpen: false, requestError: boom }),
+      { type: 'request-error/start', activity: 1 },
+      [effect({ kind: 'request-error', activity: 1, turn: 1, step: 1, error: boom })],
       { activity: turn({ phase: 'request-error', stepOpen: false, requestError: boom }) },
     ],
     [

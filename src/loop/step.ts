@@ -151,13 +151,25 @@ export const hookFailed = (tx: Tx, activity: number, step: number, error: unknow
   closeTurn(tx, turn, { kind: 'error', step, message: errorMessage(error) }, error)
 }
 
-/** R24: close the failed step (remaining drains are skipped), then run `requestError`. */
+/**
+ * R24: close the failed step (remaining drains are skipped), then run `requestError`. The hook
+ * starts from a posted continuation, after the subscribers of `step/end`: a `retry()` of theirs is
+ * outside `requestError` and throws, as at any other busy moment.
+ */
 export const modelFailed = (tx: Tx, activity: number, step: number, error: unknown): void => {
   const turn = liveTurn(tx, activity, 'model', step)
   if (!turn) return
   tx.durable({ type: 'step/end', data: { turn: turn.turn, step } })
-  tx.setActivity(withTurn(turn, { phase: 'request-error', stepOpen: false, requestError: error }))
-  tx.effect({ kind: 'request-error', activity, turn: turn.turn, step, error })
+  tx.setActivity(withTurn(turn, { phase: 'request-failed', stepOpen: false, requestError: error }))
+  tx.effect({ kind: 'post', input: { type: 'request-error/start', activity } })
+}
+
+export const requestErrorStart = (tx: Tx, activity: number): void => {
+  const turn = liveTurn(tx, activity, 'request-failed')
+  if (!turn) return
+  tx.setActivity(withTurn(turn, { phase: 'request-error' }))
+  const error = turn.requestError
+  tx.effect({ kind: 'request-error', activity, turn: turn.turn, step: turn.step, error })
 }
 
 export const requestErrorDone = (tx: Tx, activity: number): void => {
