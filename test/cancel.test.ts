@@ -190,6 +190,28 @@ describe('R25: cancel', () => {
     expect(model.requests).toHaveLength(1)
   })
 
+  it('R25, R24: a cancel from a subscriber of the failed step/end ends the turn aborted; requestError never starts', async () => {
+    const called: number[] = []
+    const { agent, model, rec } = setup([{ error: new Error('flaky') }, 'unused'], {
+      hooks: { requestError: ({ turn }) => void called.push(turn) },
+    })
+    agent.transcript$.subscribe((event) => {
+      if (event.type === 'step/end') agent.cancel({ kind: 'user' })
+    })
+    agent.followup('a')
+    await agent.whenIdle()
+    expect(rec.log).toEqual([
+      ...opening('a'),
+      'step/end(1.1)',
+      'cancel(user)',
+      'turn/end(1,aborted)',
+      'settled(1,aborted)',
+      'idle',
+    ])
+    expect(called).toEqual([])
+    expect(model.requests).toHaveLength(1)
+  })
+
   it('R25: a cancel from inside promptSubmit rejects the admission even though the hook then allows', async () => {
     const { agent, model, rec } = setup(['ok'], {
       hooks: {
