@@ -303,6 +303,36 @@ describe('R29: dispose()', () => {
     expect(inner.load()).toHaveLength(8)
   })
 
+  it('R29, R40: after a failed final flush, an inject from an agent/error subscriber stays in session.events and never reaches the closed store', async () => {
+    const inner = memoryStore()
+    const order: string[] = []
+    const store: SessionStore = {
+      load: () => inner.load(),
+      append: (events: readonly SessionEvent[]) => {
+        for (const e of events) order.push(`append(${e.type})`)
+        inner.append(events)
+      },
+      flush: () => {
+        order.push('flush')
+        throw new Error('disk full')
+      },
+      close: () => {
+        order.push('close')
+      },
+    }
+    const { agent, rec } = setup([], { store })
+    const ids: string[] = []
+    agent.events$.subscribe((e) => {
+      if (e.type === 'agent/error') ids.push(agent.inject('after the failure'))
+    })
+    await agent.dispose()
+    expect(order).toEqual(['flush', 'close'])
+    expect(ids).toHaveLength(1)
+    const appended = agent.session.events.filter((e) => e.type === 'user/message')
+    expect(appended.map((e) => e.type === 'user/message' && e.data.id)).toEqual(ids)
+    expect(rec.completed).toEqual({ events: true, transcript: true })
+  })
+
   it('V2: an idle dispose() on a synchronous store has resolved when it returns: a call right after throws', () => {
     // "The same call stack" of R29 means while the agent delivers: a plain call after dispose()
     // returned comes after it resolved (the memory store flushes at once).

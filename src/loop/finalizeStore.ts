@@ -8,7 +8,9 @@ export const FINAL_FLUSH_ROUNDS = 8
 
 /**
  * The last step of `dispose()` (R29): the final flush, `close()`, then `finalized`. A failing
- * flush or close becomes `store/failed` (an `agent/error`, R40) and the step goes on.
+ * flush or close becomes `store/failed` (an `agent/error`, R40) and the step goes on. The
+ * transcript is detached from the store before `close()`: what is appended after it (from a
+ * subscriber of that `agent/error`) stays in memory and never reaches a closed store.
  *
  * The flush runs again while events were appended during the one before (an inject accepted
  * while an asynchronous flush was in flight): `close()` then follows a flush that saw every
@@ -21,6 +23,7 @@ export const finalizeStore = (transcript: Transcript, store: SessionStore): Obse
   concat(
     finalFlush(transcript, store, FINAL_FLUSH_ROUNDS).pipe(catchError(storeFailed)),
     defer(() => {
+      transcript.detach()
       store.close?.()
       return EMPTY
     }).pipe(catchError(storeFailed)),

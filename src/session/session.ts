@@ -19,6 +19,8 @@ export class Transcript {
   private snapshot: readonly Message[] | undefined
   /** How many events the store has accepted. */
   private stored: number
+  /** Set once `dispose()` closes the store: later events stay here only (R29, R40). */
+  private detached = false
 
   constructor(
     private readonly store: SessionStore,
@@ -57,13 +59,22 @@ export class Transcript {
 
   /** Hands events the store has not accepted yet to it; throws the store's error, keeping them. */
   handOver(): void {
-    if (this.stored === this.list.length) return
+    if (this.detached || this.stored === this.list.length) return
     const batch =
       this.stored === this.list.length - 1
         ? [this.list[this.stored] as SessionEvent]
         : this.list.slice(this.stored)
     this.store.append(batch)
     this.stored = this.list.length
+  }
+
+  /**
+   * `dispose()` is about to close the store: from now on nothing is handed to it. An event
+   * appended later (an inject from the subscriber of a final-flush failure, say) stays in
+   * `session.events` only, as an event the store refused does (R40).
+   */
+  detach(): void {
+    this.detached = true
   }
 
   /** A frozen copy, shared until the next message is added (requests share it by reference). */
