@@ -183,6 +183,22 @@ describe('R1: send snapshots and deep-freezes its input', () => {
     }
   })
 
+  it('R38: session.events is a frozen snapshot, the same array until the next event is appended', async () => {
+    const { agent } = setup(['answer'])
+    agent.followup('hi')
+    await agent.whenIdle()
+    const first = agent.session.events
+    expect(agent.session.events).toBe(first)
+    expect(() => mut(first).push(first[0])).toThrow(TypeError)
+    agent.inject('later')
+    await agent.whenIdle()
+    const second = agent.session.events
+    expect(second).not.toBe(first)
+    expect(second.slice(0, first.length)).toEqual(first)
+    expect(second.at(-1)?.type).toBe('user/message')
+    expect(first.at(-1)?.type).not.toBe('user/message') // the earlier snapshot did not change
+  })
+
   it('R1: the cause on cancel-requested cannot be mutated', async () => {
     const g = gate()
     const { agent, rec } = setup([g.reply])

@@ -124,7 +124,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     }),
     session: {
       get events() {
-        return transcript.events.slice()
+        return transcript.eventsCopy()
       },
       messages: () => transcript.messages(),
       flush: () => firstValueFrom(flushTranscript(transcript, store), { defaultValue: undefined }),

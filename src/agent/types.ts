@@ -16,7 +16,7 @@ import type { ToolDefinition } from '../tools/types.js'
 
 /** The session an agent owns: its durable transcript (SPEC section 3). */
 export type AgentSession = {
-  /** A snapshot of the durable events so far. */
+  /** A frozen snapshot of the durable events so far, the same array until the next one is appended. */
   readonly events: readonly SessionEvent[]
   /** The surface projection (R38): what the model sees. */
   messages(): readonly Message[]

@@ -17,6 +17,7 @@ export class Transcript {
   private readonly list: SessionEvent[]
   private readonly projection: Message[] = []
   private snapshot: readonly Message[] | undefined
+  private eventsSnapshot: readonly SessionEvent[] | undefined
   /** How many events the store has accepted. */
   private stored: number
   /** Set once `dispose()` closes the store: later events stay here only (R29, R40). */
@@ -32,8 +33,18 @@ export class Transcript {
     for (const event of this.list) this.project(event)
   }
 
+  /** The live list: the agent's own reads (replay, a final flush's count) need no copy. */
   get events(): readonly SessionEvent[] {
     return this.list
+  }
+
+  /**
+   * A frozen copy for `session.events`, shared until the next event is appended: reading it in
+   * a loop costs one copy, not one per read.
+   */
+  eventsCopy(): readonly SessionEvent[] {
+    this.eventsSnapshot ??= Object.freeze(this.list.slice())
+    return this.eventsSnapshot
   }
 
   get size(): number {
@@ -48,6 +59,7 @@ export class Transcript {
       data: freezeShallowNew(draft.data),
     } as SessionEvent)
     this.list.push(event)
+    this.eventsSnapshot = undefined
     this.project(event)
     try {
       this.handOver()
