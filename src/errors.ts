@@ -32,8 +32,11 @@ export const formatPath = (path: readonly (string | number)[]): string =>
 /** A call on an agent whose `dispose()` has resolved (V2). Nothing was accepted. */
 export class AgentDisposedError extends Error {
   override readonly name = 'AgentDisposedError'
-  constructor(call: string) {
-    super(`${call}: the agent is disposed; create a new agent to continue the session`)
+  /** @param detail What the call could not do, when there is more to say (`session.flush()`). */
+  constructor(call: string, detail?: string) {
+    super(
+      `${call}: the agent is disposed${detail ? ` and ${detail}` : ''}; create a new agent to continue the session`,
+    )
   }
 }
 

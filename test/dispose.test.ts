@@ -303,35 +303,46 @@ describe('R29: dispose()', () => {
     expect(inner.load()).toHaveLength(8)
   })
 
-  it('R29, R40: after a failed final flush, an inject from an agent/error subscriber stays in session.events and never reaches the closed store', async () => {
-    const inner = memoryStore()
-    const order: string[] = []
-    const store: SessionStore = {
-      load: () => inner.load(),
-      append: (events: readonly SessionEvent[]) => {
-        for (const e of events) order.push(`append(${e.type})`)
-        inner.append(events)
-      },
-      flush: () => {
-        order.push('flush')
-        throw new Error('disk full')
-      },
-      close: () => {
-        order.push('close')
-      },
-    }
-    const { agent, rec } = setup([], { store })
-    const ids: string[] = []
-    agent.events$.subscribe((e) => {
-      if (e.type === 'agent/error') ids.push(agent.inject('after the failure'))
-    })
-    await agent.dispose()
-    expect(order).toEqual(['flush', 'close'])
-    expect(ids).toHaveLength(1)
-    const appended = agent.session.events.filter((e) => e.type === 'user/message')
-    expect(appended.map((e) => e.type === 'user/message' && e.data.id)).toEqual(ids)
-    expect(rec.completed).toEqual({ events: true, transcript: true })
-  })
+  it.each(['flush', 'close'] as const)(
+    'R29, R40: when the final %s fails, an inject from an agent/error subscriber stays in session.events, never reaches the closed store, and session.flush() then rejects',
+    async (failing) => {
+      const inner = memoryStore()
+      const order: string[] = []
+      const store: SessionStore = {
+        load: () => inner.load(),
+        append: (events: readonly SessionEvent[]) => {
+          for (const e of events) order.push(`append(${e.type})`)
+          inner.append(events)
+        },
+        flush: () => {
+          order.push('flush')
+          if (failing === 'flush') throw new Error('disk full')
+          return inner.flush()
+        },
+        close: () => {
+          order.push('close')
+          if (failing === 'close') throw new Error('cannot release the lock')
+        },
+      }
+      const { agent, rec } = setup([], { store })
+      const ids: string[] = []
+      agent.events$.subscribe((e) => {
+        if (e.type === 'agent/error') ids.push(agent.inject('after the failure'))
+      })
+      await agent.dispose()
+      expect(order).toEqual(['flush', 'close'])
+      expect(ids).toHaveLength(1)
+      const appended = agent.session.events.filter((e) => e.type === 'user/message')
+      expect(appended.map((e) => e.type === 'user/message' && e.data.id)).toEqual(ids)
+      expect(rec.durable.map((e) => e.type)).toEqual(['user/message'])
+      expect(rec.completed).toEqual({ events: true, transcript: true })
+      // Nothing vouches for the event the store never got (R40: flush rejects while it cannot write).
+      const flushed = agent.session.flush()
+      await expect(flushed).rejects.toBeInstanceOf(AgentDisposedError)
+      await expect(flushed).rejects.toThrow(/1 event never reached its store/)
+      expect(order).toEqual(['flush', 'close'])
+    },
+  )
 
   it('V2: an idle dispose() on a synchronous store has resolved when it returns: a call right after throws', () => {
     // "The same call stack" of R29 means while the agent delivers: a plain call after dispose()

@@ -1,3 +1,4 @@
+import { AgentDisposedError } from '../errors.js'
 import type { DurableDraft, SessionEvent } from '../events.js'
 import { deepFreeze } from '../messages/snapshot.js'
 import type { Message } from '../messages/types.js'
@@ -61,6 +62,8 @@ export class Transcript {
     this.list.push(event)
     this.eventsSnapshot = undefined
     this.project(event)
+    // After the detach nothing is reported here: a subscriber of that report could inject again.
+    if (this.detached) return event
     try {
       this.handOver()
     } catch (error) {
@@ -69,9 +72,20 @@ export class Transcript {
     return event
   }
 
-  /** Hands events the store has not accepted yet to it; throws the store's error, keeping them. */
+  /**
+   * Hands events the store has not accepted yet to it; throws the store's error, keeping them.
+   * Once detached it throws `AgentDisposedError` while some never reached the store, so
+   * `session.flush()` after `dispose()` rejects rather than vouch for them (R40).
+   */
   handOver(): void {
-    if (this.detached || this.stored === this.list.length) return
+    if (this.stored === this.list.length) return
+    if (this.detached) {
+      const missing = this.list.length - this.stored
+      throw new AgentDisposedError(
+        'session.flush()',
+        `${missing} event${missing === 1 ? '' : 's'} never reached its store; they are in session.events only`,
+      )
+    }
     const batch =
       this.stored === this.list.length - 1
         ? [this.list[this.stored] as SessionEvent]
@@ -83,7 +97,7 @@ export class Transcript {
   /**
    * `dispose()` is about to close the store: from now on nothing is handed to it. An event
    * appended later (an inject from the subscriber of a final-flush failure, say) stays in
-   * `session.events` only, as an event the store refused does (R40).
+   * `session.events` and `transcript$` only, and so does one the store refused before.
    */
   detach(): void {
     this.detached = true
