@@ -50,6 +50,29 @@ describe('R29: dispose()', () => {
     expect(agent.status).toBe('idle')
   })
 
+  it('R29, R24: dispose() from a subscriber of the failed step/end ends the turn disposed; requestError never starts', async () => {
+    const called: number[] = []
+    const { agent, rec } = setup([{ error: new Error('model unavailable') }], {
+      hooks: { requestError: ({ turn }) => void called.push(turn) },
+    })
+    let done: Promise<void> | undefined
+    agent.transcript$.subscribe((event) => {
+      if (event.type === 'step/end') done = agent.dispose()
+    })
+    agent.followup('a')
+    await rec.when('step/end(1.1)')
+    await done
+    expect(rec.log).toEqual([
+      ...TURN1_OPEN,
+      'step/end(1.1)',
+      'turn/end(1,disposed)',
+      'settled(1,aborted)',
+      'idle',
+    ])
+    expect(called).toEqual([])
+    expect(rec.completed).toEqual({ events: true, transcript: true })
+  })
+
   it('R29: with parked items and leftover steering while idle: one discard, staged context appended (V1)', async () => {
     const { agent, rec } = setup([{ hang: true }])
     agent.followup('a')

@@ -183,7 +183,7 @@ describe('R1: send snapshots and deep-freezes its input', () => {
     }
   })
 
-  it('R38: session.events is a frozen snapshot, the same array until the next event is appended', async () => {
+  it('section 3, R1: session.events is a frozen snapshot, the same array until the next event is appended', async () => {
     const { agent } = setup(['answer'])
     agent.followup('hi')
     await agent.whenIdle()

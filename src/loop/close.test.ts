@@ -1,5 +1,6 @@
 /** Table tests of `close.ts`: checkpoint, the next move and retry (R8, R9, R13b, R13c, R24, R36). */
 import { describe, expect, it } from 'vitest'
+import { canRetry } from './close.js'
 import {
   between,
   betweenTurns,
@@ -154,6 +155,11 @@ describe('close: checkpoint and the next move (R8, R9, R13b, R24, R36)', () => {
       { type: 'retry' },
     ],
     ['R24: retry() during a turn outside requestError is ignored', turning(), { type: 'retry' }],
+    [
+      'R24: retry() between the failed step/end and requestError is ignored',
+      turning({ phase: 'request-failed', stepOpen: false, requestError: boom }),
+      { type: 'retry' },
+    ],
     ['R24: retry() during an admission is ignored', claiming(deciding()), { type: 'retry' }],
     [
       'R24: retry() in requestError after a cancel is ignored',
@@ -179,4 +185,24 @@ describe('close: a retry that never opens', () => {
     expect(out.map(show)).toEqual(['settled(1,error)', 'idle', 'post dispose/finalize'])
     expect(state.retryPending).toBe(false)
   })
+})
+
+describe("close: canRetry, the façade's check before it sends retry()", () => {
+  const cases: readonly [string, Parameters<typeof canRetry>[0], boolean][] = [
+    ['R24: idle: allowed', idle(), true],
+    [
+      'R24: inside requestError: allowed',
+      turning({ phase: 'request-error', stepOpen: false, requestError: boom }),
+      true,
+    ],
+    [
+      'R24: after the failed step/end, before requestError starts: refused',
+      turning({ phase: 'request-failed', stepOpen: false, requestError: boom }),
+      false,
+    ],
+    ['R24: while the model streams: refused', turning(), false],
+    ['R24: during an admission: refused', claiming(deciding()), false],
+    ['R24: between turns: refused', betweenTurns(), false],
+  ]
+  it.each(cases)('%s', (_name, state, allowed) => expect(canRetry(state)).toBe(allowed))
 })

@@ -90,8 +90,8 @@ export const checkTurns = (log: Log): string[] => {
     p(`R9/R31: statuses ${statuses} do not start running and end idle`)
 
   // settled: once per turn/end, except for a failed turn followed at once by its retry turn (R24;
-  // `retry()` counts from anywhere during the request-error phase, a step/end subscriber too). A
-  // turn whose retry dispose() dropped is the last of its chain and settles.
+  // `retry()` counts from anywhere while requestError runs: the hook, or a subscriber of an event
+  // published meanwhile). A turn whose retry dispose() dropped is the last of its chain and settles.
   for (const { at, event } of ends) {
     const n = event.data.turn
     const reason = event.data.reason

@@ -59,13 +59,16 @@ export const buildWorld = (schedule: Schedule, scheduler: TestScheduler): World 
         log.problems.push(`${kind}("${text}") from ${origin} threw ${describeError(error)}`)
     }
   }
-  const retry = (origin: Origin): void => {
+  const retry = (origin: Origin, on?: ReactionOn): void => {
     const a = theAgent()
     const status = a.status
     const wasDisposed = disposed()
     try {
       a.retry()
       if (wasDisposed) log.problems.push('V2: retry() was accepted after dispose() resolved')
+      // A step/end is never inside requestError: a failed step's comes before the hook starts.
+      if (on === 'step/end' && status === 'running')
+        log.problems.push('R24: retry() from a step/end subscriber was accepted while running')
     } catch (error) {
       const fine =
         (wasDisposed && error instanceof AgentDisposedError) ||
@@ -89,7 +92,7 @@ export const buildWorld = (schedule: Schedule, scheduler: TestScheduler): World 
         return
       case 'retry':
         if (origin === 'reaction') log.retryTriggers.add(log.timeline.length - 1)
-        return retry(origin)
+        return retry(origin, on)
       case 'dispose':
         return watch(log, `dispose() from ${origin}`, a.dispose())
       case 'whenIdle':
