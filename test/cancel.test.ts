@@ -168,6 +168,16 @@ describe('R25: cancel', () => {
     expect(model.requests).toHaveLength(1)
   })
 
+  /** Turn 1's request fails and a user cancel ends it (from the hook or before it starts). */
+  const abortedAfterFailure = [
+    ...opening('a'),
+    'step/end(1.1)',
+    'cancel(user)',
+    'turn/end(1,aborted)',
+    'settled(1,aborted)',
+    'idle',
+  ]
+
   it('R25, R24: a cancel after retry() in requestError wins: the turn ends aborted and no retry turn opens', async () => {
     const { agent, model, rec } = setup([{ error: new Error('flaky') }, 'retried'], {
       hooks: {
@@ -179,14 +189,7 @@ describe('R25: cancel', () => {
     })
     agent.followup('a')
     await agent.whenIdle()
-    expect(rec.log).toEqual([
-      ...opening('a'),
-      'step/end(1.1)',
-      'cancel(user)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
-      'idle',
-    ])
+    expect(rec.log).toEqual(abortedAfterFailure)
     expect(model.requests).toHaveLength(1)
   })
 
@@ -200,14 +203,7 @@ describe('R25: cancel', () => {
     })
     agent.followup('a')
     await agent.whenIdle()
-    expect(rec.log).toEqual([
-      ...opening('a'),
-      'step/end(1.1)',
-      'cancel(user)',
-      'turn/end(1,aborted)',
-      'settled(1,aborted)',
-      'idle',
-    ])
+    expect(rec.log).toEqual(abortedAfterFailure)
     expect(called).toEqual([])
     expect(model.requests).toHaveLength(1)
   })

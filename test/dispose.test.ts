@@ -1,8 +1,9 @@
-import { NEVER, VirtualTimeScheduler } from 'rxjs'
+import { NEVER, type ObservableInput, VirtualTimeScheduler } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import {
   type Agent,
   AgentDisposedError,
+  alreadyFlushed,
   memoryStore,
   type PromptDecision,
   type SessionEvent,
@@ -18,6 +19,42 @@ const TURN1_OPEN = [
   'user(a)',
   'step/start(1.1)',
 ]
+
+/**
+ * A memory store that notes its calls in `order`: `append(<label>)` for each event `label`
+ * names, `flush` when a `flush` is given (which answers it; else the memory store's), and `close`
+ * (then `close` runs, which may throw).
+ */
+const recordingStore = (
+  order: string[],
+  options: {
+    readonly label?: (event: SessionEvent) => string | undefined
+    readonly flush?: () => ObservableInput<void>
+    readonly close?: () => void
+  } = {},
+): { readonly store: SessionStore; readonly inner: SessionStore } => {
+  const inner = memoryStore()
+  const store: SessionStore = {
+    load: () => inner.load(),
+    append: (events) => {
+      for (const e of events) {
+        const label = options.label?.(e)
+        if (label !== undefined) order.push(`append(${label})`)
+      }
+      inner.append(events)
+    },
+    flush: () => {
+      if (!options.flush) return inner.flush()
+      order.push('flush')
+      return options.flush()
+    },
+    close: () => {
+      order.push('close')
+      options.close?.()
+    },
+  }
+  return { store, inner }
+}
 
 describe('R29: dispose()', () => {
   it('R29: on an idle agent it resolves, publishes nothing, and completes events$ and transcript$', async () => {
@@ -212,19 +249,10 @@ describe('R29: dispose()', () => {
     // Found by `npm run soak`: dispose()'s own flush and close ran depth-first, before an inject
     // already sent in the same stack; the inject was appended after close(), and a followup
     // from its user/message subscriber threw AgentDisposedError before dispose() had resolved.
-    const inner = memoryStore()
     const order: string[] = []
-    const store: SessionStore = {
-      load: () => inner.load(),
-      append: (events: readonly SessionEvent[]) => {
-        for (const e of events) if (e.type === 'user/message') order.push(`append(${e.data.id})`)
-        inner.append(events)
-      },
-      flush: () => inner.flush(),
-      close: () => {
-        order.push('close')
-      },
-    }
+    const { store } = recordingStore(order, {
+      label: (e) => (e.type === 'user/message' ? e.data.id : undefined),
+    })
     const { agent, rec } = setup([], { store })
     const errors: unknown[] = []
     const ids: Record<string, string> = {}
@@ -261,25 +289,14 @@ describe('R29: dispose()', () => {
   })
 
   it('R29: an inject accepted while the final flush is in flight is flushed again before close()', async () => {
-    const inner = memoryStore()
     const order: string[] = []
     const first = deferred()
     const second = deferred()
     const flushes = [first, second]
-    const store: SessionStore = {
-      load: () => inner.load(),
-      append: (events: readonly SessionEvent[]) => {
-        for (const e of events) order.push(`append(${e.type})`)
-        inner.append(events)
-      },
-      flush: () => {
-        order.push('flush')
-        return (flushes.shift() ?? deferred()).promise
-      },
-      close: () => {
-        order.push('close')
-      },
-    }
+    const { store, inner } = recordingStore(order, {
+      label: (e) => e.type,
+      flush: () => (flushes.shift() ?? deferred()).promise,
+    })
     const { agent } = setup([], { store })
     const done = agent.dispose()
     await new Promise((resolve) => setTimeout(resolve, 0))
@@ -295,21 +312,14 @@ describe('R29: dispose()', () => {
   })
 
   it('R29: injects that never stop cannot hold dispose(): after 8 final flushes the store closes and agent/error says so', async () => {
-    const inner = memoryStore()
     const order: string[] = []
     let agentRef: Agent | undefined
-    const store: SessionStore = {
-      load: () => inner.load(),
-      append: (events: readonly SessionEvent[]) => inner.append(events),
+    const { store, inner } = recordingStore(order, {
       flush: () => {
-        order.push('flush')
         agentRef?.inject(`during flush ${order.length}`) // another arrival during every flush
         return new Promise<void>((resolve) => setTimeout(resolve, 0))
       },
-      close: () => {
-        order.push('close')
-      },
-    }
+    })
     const { agent, rec } = setup([], { store })
     const errors: string[] = []
     agent.events$.subscribe((e) => {
@@ -329,24 +339,17 @@ describe('R29: dispose()', () => {
   it.each(['flush', 'close'] as const)(
     'R29, R40: when the final %s fails, an inject from an agent/error subscriber stays in session.events, never reaches the closed store, and session.flush() then rejects',
     async (failing) => {
-      const inner = memoryStore()
       const order: string[] = []
-      const store: SessionStore = {
-        load: () => inner.load(),
-        append: (events: readonly SessionEvent[]) => {
-          for (const e of events) order.push(`append(${e.type})`)
-          inner.append(events)
-        },
+      const { store } = recordingStore(order, {
+        label: (e) => e.type,
         flush: () => {
-          order.push('flush')
           if (failing === 'flush') throw new Error('disk full')
-          return inner.flush()
+          return alreadyFlushed
         },
         close: () => {
-          order.push('close')
           if (failing === 'close') throw new Error('cannot release the lock')
         },
-      }
+      })
       const { agent, rec } = setup([], { store })
       const ids: string[] = []
       agent.events$.subscribe((e) => {
@@ -386,20 +389,9 @@ describe('R29: dispose()', () => {
   })
 
   it('R29: dispose() waits for the store flush and then closes the store', async () => {
-    const inner = memoryStore()
     const order: string[] = []
     const flush = deferred()
-    const store: SessionStore = {
-      load: () => inner.load(),
-      append: (events: readonly SessionEvent[]) => inner.append(events),
-      flush: () => {
-        order.push('flush')
-        return flush.promise
-      },
-      close: () => {
-        order.push('close')
-      },
-    }
+    const { store } = recordingStore(order, { flush: () => flush.promise })
     const { agent, rec } = setup([], { store })
     agent.inject('fact')
     let resolved = false

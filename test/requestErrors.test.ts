@@ -52,6 +52,15 @@ const failedTurn = [
 
 const boom = new Error('model unavailable')
 
+/** `failedTurn`, then the retry turn it asked for, answered 'recovered' (R24). */
+const failedThenRecovered = [
+  ...failedTurn,
+  'turn/start(2,retry)',
+  'step/start(2.1)',
+  ...answered('recovered', 2),
+  'idle',
+]
+
 describe('R24: a failed request', () => {
   const failures: [string, () => ScriptedReply, unknown][] = [
     ['errors before its first event', () => ({ error: boom }), boom],
@@ -239,6 +248,20 @@ describe('R24: a failed request', () => {
   })
 })
 
+/** Calls `retry()` from a subscriber of turn `turn`'s `step/end`s; returns what those calls threw. */
+const retryOnStepEnd = (agent: Agent, turn: number): unknown[] => {
+  const thrown: unknown[] = []
+  agent.transcript$.subscribe((event) => {
+    if (event.type !== 'step/end' || event.data.turn !== turn) return
+    try {
+      agent.retry()
+    } catch (error) {
+      thrown.push(error)
+    }
+  })
+  return thrown
+}
+
 describe('R24: retry', () => {
   it('R24: retry() inside requestError opens one retry turn right after the failed turn, with no settled or idle between', async () => {
     const { agent, model, live, durable, log } = runSpied([{ error: boom }, 'recovered'], (agent) =>
@@ -246,13 +269,7 @@ describe('R24: retry', () => {
     )
     agent.followup('go')
     await agent.whenIdle()
-    expect(log).toEqual([
-      ...failedTurn,
-      'turn/start(2,retry)',
-      'step/start(2.1)',
-      ...answered('recovered', 2),
-      'idle',
-    ])
+    expect(log).toEqual(failedThenRecovered)
     expect(durable.find((e) => e.type === 'turn/start' && e.data.turn === 2)?.data).toEqual({
       turn: 2,
       trigger: { kind: 'retry' },
@@ -421,41 +438,19 @@ describe('R24: retry', () => {
   })
 
   it('R24: retry() from a subscriber of the failed step/end runs before requestError, so it throws AgentBusyError; the hook can still retry', async () => {
-    const thrown: unknown[] = []
     const { agent, model, log } = runSpied([{ error: boom }, 'recovered'], (a) => a.retry())
-    agent.transcript$.subscribe((event) => {
-      if (event.type !== 'step/end' || event.data.turn !== 1) return
-      try {
-        agent.retry()
-      } catch (error) {
-        thrown.push(error)
-      }
-    })
+    const thrown = retryOnStepEnd(agent, 1)
     agent.followup('go')
     await agent.whenIdle()
     expect(thrown).toHaveLength(1)
     expect(thrown[0]).toBeInstanceOf(AgentBusyError)
-    expect(log).toEqual([
-      ...failedTurn,
-      'turn/start(2,retry)',
-      'step/start(2.1)',
-      ...answered('recovered', 2),
-      'idle',
-    ])
+    expect(log).toEqual(failedThenRecovered)
     expect(model.requests).toHaveLength(2)
   })
 
   it('R24: without a retry from requestError, a retry() refused in the failed step/end leaves no retry turn behind', async () => {
-    const thrown: unknown[] = []
     const { agent, model, log } = runSpied([{ error: boom }, 'unused'])
-    agent.transcript$.subscribe((event) => {
-      if (event.type !== 'step/end') return
-      try {
-        agent.retry()
-      } catch (error) {
-        thrown.push(error)
-      }
-    })
+    const thrown = retryOnStepEnd(agent, 1)
     agent.followup('go')
     await agent.whenIdle()
     expect(thrown.map((e) => e instanceof AgentBusyError)).toEqual([true])
