@@ -542,6 +542,12 @@ describe('openaiModel: the request', () => {
     })
   })
 
+  it('sends no Authorization header for apiKey: undefined (an unset environment variable)', async () => {
+    const server = await serve(answer('ok'))
+    await collect(server, {}, { apiKey: undefined })
+    expect(server.received[0]?.headers.authorization).toBeUndefined()
+  })
+
   it('omits tools, system, the Authorization header and the extras when there are none', async () => {
     const server = await serve(answer('ok'))
     await collect(server)

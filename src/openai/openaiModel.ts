@@ -7,8 +7,11 @@ import { postEventStream } from './postEventStream.js'
 export type OpenAIModelOptions = {
   /** Default `https://api.openai.com/v1`; for example `http://localhost:11434/v1` for Ollama. */
   readonly baseURL?: string
-  /** Sent as `Authorization: Bearer …`; local servers usually need none. */
-  readonly apiKey?: string
+  /**
+   * Sent as `Authorization: Bearer …`; local servers usually need none. `undefined` (an unset
+   * environment variable) sends none.
+   */
+  readonly apiKey?: string | undefined
   /** The model name, for example `gpt-4o-mini`. */
   readonly model: string
   /** Extra request headers; they override the adapter's own. */
