@@ -83,7 +83,9 @@ export class Transcript {
       const missing = this.list.length - this.stored
       throw new AgentDisposedError(
         'session.flush()',
-        `${missing} event${missing === 1 ? '' : 's'} never reached its store; they are in session.events only`,
+        missing === 1
+          ? '1 event never reached its store; it is in session.events only'
+          : `${missing} events never reached its store; they are in session.events only`,
       )
     }
     const batch =
