@@ -29,7 +29,10 @@ export const formatPath = (path: readonly (string | number)[]): string =>
     '',
   ) || '(root)'
 
-/** A call on an agent whose `dispose()` has resolved (V2). Nothing was accepted. */
+/**
+ * A call on an agent whose `dispose()` has resolved (V2): nothing was accepted. Also how
+ * `session.flush()` rejects once `dispose()` closed the store without everything durable (R40).
+ */
 export class AgentDisposedError extends Error {
   override readonly name = 'AgentDisposedError'
   /** @param detail What the call could not do, when there is more to say (`session.flush()`). */

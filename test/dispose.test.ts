@@ -370,6 +370,39 @@ describe('R29: dispose()', () => {
     },
   )
 
+  it('R29, R40: when the final flush failed with every event handed over, session.flush() rejects and asks the closed store nothing', async () => {
+    const order: string[] = []
+    const { store } = recordingStore(order, {
+      label: (e) => e.type,
+      flush: () => {
+        throw new Error('disk full')
+      },
+    })
+    const { agent } = setup([], { store })
+    agent.inject('fact')
+    order.length = 0 // the inject's own flush failed too; what matters is what dispose() does
+    await agent.dispose()
+    expect(order).toEqual(['flush', 'close'])
+    const flushed = agent.session.flush()
+    await expect(flushed).rejects.toBeInstanceOf(AgentDisposedError)
+    await expect(flushed).rejects.toThrow(
+      'session.flush(): the agent is disposed and its final flush failed: disk full',
+    )
+    expect(order).toEqual(['flush', 'close'])
+  })
+
+  it('R29: after a clean dispose(), session.flush() resolves without asking the closed store', async () => {
+    const order: string[] = []
+    const { store } = recordingStore(order, { label: (e) => e.type, flush: () => alreadyFlushed })
+    const { agent } = setup([], { store })
+    agent.inject('fact')
+    await agent.dispose()
+    const before = [...order]
+    await expect(agent.session.flush()).resolves.toBeUndefined()
+    expect(order).toEqual(before)
+    expect(before.at(-1)).toBe('close')
+  })
+
   it('V2: an idle dispose() on a synchronous store has resolved when it returns: a call right after throws', () => {
     // "The same call stack" of R29 means while the agent delivers: a plain call after dispose()
     // returned comes after it resolved (the memory store flushes at once).

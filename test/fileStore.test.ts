@@ -97,6 +97,16 @@ describe('fileStore: opening logs (R35, R37)', () => {
     expect(readEvents(path).map((e) => e.seq)).toEqual(agent.session.events.map((_, i) => i + 1))
   })
 
+  it('R40, R29: after dispose() on a healthy file store, session.flush() resolves without asking the closed store', async () => {
+    const path = logAt()
+    const agent = createAgent({ model: scriptedModel(['a1']), store: fileStore(path) })
+    agent.followup('q1')
+    await agent.whenIdle()
+    await agent.dispose()
+    await expect(agent.session.flush()).resolves.toBeUndefined()
+    expect(readEvents(path)).toEqual(agent.session.events)
+  })
+
   it('R37: a torn last line is cut off, listed in warnings, the file repaired, and the agent resumes', async () => {
     const path = logAt()
     const good = lines(SESSION)

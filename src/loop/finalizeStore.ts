@@ -20,15 +20,23 @@ export const FINAL_FLUSH_ROUNDS = 8
  * `agent/error` says so.
  */
 export const finalizeStore = (transcript: Transcript, store: SessionStore): Observable<Signal> =>
-  concat(
-    finalFlush(transcript, store, FINAL_FLUSH_ROUNDS).pipe(catchError(storeFailed)),
-    defer(() => {
-      transcript.detach()
-      store.close?.()
-      return EMPTY
-    }).pipe(catchError(storeFailed)),
-    of<Signal>({ type: 'finalized' }),
-  )
+  defer(() => {
+    let flushFailure: { readonly error: unknown } | undefined
+    return concat(
+      finalFlush(transcript, store, FINAL_FLUSH_ROUNDS).pipe(
+        catchError((error: unknown) => {
+          flushFailure = { error }
+          return storeFailed(error)
+        }),
+      ),
+      defer(() => {
+        transcript.detach(flushFailure)
+        store.close?.()
+        return EMPTY
+      }).pipe(catchError(storeFailed)),
+      of<Signal>({ type: 'finalized' }),
+    )
+  })
 
 const storeFailed = (error: unknown): Observable<Signal> => of({ type: 'store/failed', error })
 

@@ -21,8 +21,11 @@ export class Transcript {
   private eventsSnapshot: readonly SessionEvent[] | undefined
   /** How many events the store has accepted. */
   private stored: number
-  /** Set once `dispose()` closes the store: later events stay here only (R29, R40). */
-  private detached = false
+  /**
+   * Set once `dispose()` closes the store (R29, R40): later events stay here only, and whether
+   * its final flush failed decides what `session.flush()` says from then on.
+   */
+  private closed: { readonly flushFailure?: { readonly error: unknown } } | undefined
 
   constructor(
     private readonly store: SessionStore,
@@ -63,7 +66,7 @@ export class Transcript {
     this.eventsSnapshot = undefined
     this.project(event)
     // After the detach nothing is reported here: a subscriber of that report could inject again.
-    if (this.detached) return event
+    if (this.closed) return event
     try {
       this.handOver()
     } catch (error) {
@@ -74,20 +77,13 @@ export class Transcript {
 
   /**
    * Hands events the store has not accepted yet to it; throws the store's error, keeping them.
-   * Once detached it throws `AgentDisposedError` while some never reached the store, so
-   * `session.flush()` after `dispose()` rejects rather than vouch for them (R40).
+   * Once the store is closed nothing is handed over: this throws `AgentDisposedError` when some
+   * events never reached it or its final flush failed, so `session.flush()` after `dispose()`
+   * rejects rather than vouch for them (R40), and returns when all is durable.
    */
   handOver(): void {
+    if (this.closed) return this.checkClosed(this.closed)
     if (this.stored === this.list.length) return
-    if (this.detached) {
-      const missing = this.list.length - this.stored
-      throw new AgentDisposedError(
-        'session.flush()',
-        missing === 1
-          ? '1 event never reached its store; it is in session.events only'
-          : `${missing} events never reached its store; they are in session.events only`,
-      )
-    }
     const batch =
       this.stored === this.list.length - 1
         ? [this.list[this.stored] as SessionEvent]
@@ -97,12 +93,34 @@ export class Transcript {
   }
 
   /**
-   * `dispose()` is about to close the store: from now on nothing is handed to it. An event
-   * appended later (an inject from the subscriber of a final-flush failure, say) stays in
+   * `dispose()` is about to close the store, after its final flush (which failed with
+   * `flushFailure.error`, if given): from now on nothing is handed to it. An event appended
+   * later (an inject from the subscriber of a final-flush failure, say) stays in
    * `session.events` and `transcript$` only, and so does one the store refused before.
    */
-  detach(): void {
-    this.detached = true
+  detach(flushFailure?: { readonly error: unknown }): void {
+    this.closed = flushFailure ? { flushFailure } : {}
+  }
+
+  /** Whether `dispose()` closed the store: a flush then asks nothing of it (see `handOver`). */
+  get detached(): boolean {
+    return this.closed !== undefined
+  }
+
+  private checkClosed(closed: NonNullable<Transcript['closed']>): void {
+    const missing = this.list.length - this.stored
+    if (missing > 0)
+      throw new AgentDisposedError(
+        'session.flush()',
+        missing === 1
+          ? '1 event never reached its store (it is in session.events and transcript$ only)'
+          : `${missing} events never reached its store (they are in session.events and transcript$ only)`,
+      )
+    if (closed.flushFailure) {
+      const { error } = closed.flushFailure
+      const message = error instanceof Error ? error.message : String(error)
+      throw new AgentDisposedError('session.flush()', `its final flush failed: ${message}`)
+    }
   }
 
   /** A frozen copy, shared until the next message is added (requests share it by reference). */

@@ -33,8 +33,11 @@ export const memoryStore = (initial: readonly SessionEvent[] = []): SessionStore
   }
 }
 
-/** Anything that can hand its unstored events to the store before a flush. */
-type HandsOver = { handOver(): void }
+/**
+ * Anything that can hand its unstored events to the store before a flush; `detached` once
+ * `dispose()` closed the store, which is then not asked to flush again.
+ */
+type HandsOver = { handOver(): void; readonly detached?: boolean }
 
 /**
  * Starts a flush now, after handing the store what it missed: `undefined` when the store had
@@ -43,6 +46,7 @@ type HandsOver = { handOver(): void }
  */
 export const startFlush = (transcript: HandsOver, store: SessionStore): Observable<void> | undefined => {
   transcript.handOver()
+  if (transcript.detached) return undefined
   const pending = store.flush()
   return pending === alreadyFlushed ? undefined : from(pending ?? of(undefined))
 }
