@@ -10,12 +10,14 @@
  * one warm-up run; subjects alternate within each run, so ratios compare the same moments.
  */
 import { performance } from 'node:perf_hooks'
+import { gcPauses } from './lib/gcPauses.js'
 import { appendTo, collect, median, progress, type Row, report, rotated, SUBJECTS } from './lib/report.js'
 import { type Harness, loadSubjects } from './lib/subjects.js'
 
 const N = Number(process.env.BENCH_ACCEPT_N ?? 100_000)
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 const { factories } = await loadSubjects()
+const gc = gcPauses()
 
 type Form = 'send' | 'sendData' | 'sendBlocks'
 const FORMS: readonly [Form, string][] = [
@@ -24,19 +26,24 @@ const FORMS: readonly [Form, string][] = [
   ['sendBlocks', 'followup({content: [2 text blocks], source})'],
 ]
 
-/** µs per send for N sends into a harness whose first turn is held open. */
-const acceptOnce = async (make: () => Harness, form: Form): Promise<number> => {
+/**
+ * µs per send for N sends into a harness whose first turn is held open, and how many of those µs
+ * were GC pauses (a retained copy that V8 cannot allocate in the old generation at once is copied
+ * by the young generation's scavenges; see the README).
+ */
+const acceptOnce = async (make: () => Harness, form: Form): Promise<{ us: number; gcUs: number }> => {
   const h = make()
   await h.hold('first')
   collect()
   const t0 = performance.now()
   for (let i = 0; i < N; i++) h[form]('a followup message')
-  const elapsed = performance.now() - t0
+  const t1 = performance.now()
   h.discard()
   h.release()
   await h.whenIdle()
   await h.dispose()
-  return (elapsed * 1000) / N
+  await gc.settle()
+  return { us: ((t1 - t0) * 1000) / N, gcUs: (gc.within(t0, t1) * 1000) / N }
 }
 
 const times = new Map<string, number[]>()
@@ -47,20 +54,27 @@ for (let run = 0; run <= RUNS; run++) {
     for (const subject of order) {
       const make = factories[subject]
       if (!make) continue
-      const us = await acceptOnce(() => make(), form)
-      if (run > 0) appendTo(times, `${form}/${subject}`, us)
+      const { us, gcUs } = await acceptOnce(() => make(), form)
+      if (run > 0) {
+        appendTo(times, `${form}/${subject}`, us)
+        appendTo(times, `${form}/${subject}/gc`, gcUs)
+      }
     }
   }
   progress(`accept: run ${run}/${RUNS}${run === 0 ? ' (warm-up)' : ''}`)
 }
 
-const rows: Row[] = FORMS.map(([form, label]) => ({
-  section: `accept: time per followup() while a turn is held open, ${N.toLocaleString('en-US')} sends`,
-  measure: label,
+gc.stop()
+const section = `accept: time per followup() while a turn is held open, ${N.toLocaleString('en-US')} sends`
+const row = (measure: string, key: (subject: string) => string): Row => ({
+  section,
+  measure,
   unit: 'µs',
   runs: String(RUNS),
-  cells: Object.fromEntries(
-    present.map((s) => [s, { value: median(times.get(`${form}/${s}`) ?? []) }] as const),
-  ),
-}))
+  cells: Object.fromEntries(present.map((s) => [s, { value: median(times.get(key(s)) ?? []) }] as const)),
+})
+const rows: Row[] = FORMS.flatMap(([form, label]) => [
+  row(label, (s) => `${form}/${s}`),
+  row('  of which GC pauses', (s) => `${form}/${s}/gc`),
+])
 report('accept', rows)
