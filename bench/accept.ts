@@ -4,7 +4,8 @@
  * `followUp` and the floor. Three forms: the string shorthand; `{content, source}` data of one
  * text block, which is the shorthand's value (steerable checks it by hand, then takes the string
  * path); and data of two text blocks (steerable's general fast path: checked by hand, copied and
- * frozen). The peer and the floor take the same message shape as each form.
+ * frozen). The peer and the floor take the same message shape as each form. Under each row, the
+ * GC pauses that fell inside the timed loops (per send).
  *
  * `node --expose-gc --import tsx bench/accept.ts` (or `npm run bench`). Medians of RUNS runs after
  * one warm-up run; subjects alternate within each run, so ratios compare the same moments.
