@@ -1,4 +1,5 @@
 import type { AgentEvent, SessionEvent } from '../events.js'
+import { errorText } from '../messages/errorText.js'
 import type { ContentBlock } from '../messages/types.js'
 import { isHumanPrompt } from '../session/isHumanPrompt.js'
 import { label } from '../testing/label.js'
@@ -51,8 +52,7 @@ export const formatDurable = (event: SessionEvent, style: Style): string | undef
 /** A live event as a line: errors always, the rest only with `--events`. */
 export const formatLive = (event: AgentEvent, style: Style, all: boolean): string | undefined => {
   if (event.type === 'agent/error') {
-    const error = event.error instanceof Error ? event.error.message : String(event.error)
-    return style.red(`error (turn ${event.turn}, step ${event.step}): ${error}`)
+    return style.red(`error (turn ${event.turn}, step ${event.step}): ${errorText(event.error)}`)
   }
   if (!all || event.type === 'agent/stream/delta') return undefined
   return style.dim(`· ${label(event)}`)

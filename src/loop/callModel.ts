@@ -39,10 +39,11 @@ export const callModel = (deps: ModelCallDeps, call: ModelCall): EffectAnswer =>
   let answer: ReturnType<ModelAdapter>
   try {
     answer = deps.model(request)
+    // Inside the try: `Array.isArray` throws on a revoked Proxy, whatever an adapter returns.
+    if (Array.isArray(answer)) return signalsOf(answer as readonly ModelEvent[], activity, step)
   } catch (error) {
     return { type: 'model/failed', activity, step, error }
   }
-  if (Array.isArray(answer)) return signalsOf(answer as readonly ModelEvent[], activity, step)
   return defer(() => from(answer)).pipe(
     map(parseModelEvent),
     takeWhile((event) => event.type !== 'finish', true),

@@ -73,6 +73,13 @@ export type Signal =
       readonly step: number
       readonly index: number
     }
+  /** The batch runner itself failed (not a tool: their failures are results, R21b): R23. */
+  | {
+      readonly type: 'tools/failed'
+      readonly activity: number
+      readonly step: number
+      readonly error: unknown
+    }
   /** `ctx.context(input)` from a tool (R22): staged like an inject, without an id. */
   | { readonly type: 'tool/context'; readonly data: UserMessageData }
   | { readonly type: 'turn-stopping/done'; readonly activity: number }

@@ -21,7 +21,7 @@ import {
   stepHookDone,
   turnStoppingDone,
 } from './step.js'
-import { toolResult, toolStarted } from './toolStep.js'
+import { toolResult, toolStarted, toolsFailed } from './toolStep.js'
 import { Tx } from './tx.js'
 
 export type Reduction = { readonly state: DeliveryState; readonly out: readonly Output[] }
@@ -81,6 +81,8 @@ const handle = (tx: Tx, input: Input): void => {
       return toolResult(tx, input.activity, input.step, input.index, input.result, input.concluded)
     case 'tool/started':
       return toolStarted(tx, input.activity, input.step, input.index)
+    case 'tools/failed':
+      return toolsFailed(tx, input.activity, input.step, input.error)
     case 'tool/context':
       return acceptContext(tx, input.data)
     case 'turn-stopping/done':

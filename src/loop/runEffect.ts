@@ -1,6 +1,7 @@
 import {
   catchError,
   concat,
+  defer,
   EMPTY,
   endWith,
   filter,
@@ -134,10 +135,13 @@ export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effe
         }
         return callModel(modelDeps, call)
       }
-      case 'tools':
-        return deps
-          .runTools({ ...effect, agent, signal: signalOf(effect.activity) })
-          .pipe(untilStopped(effect.activity))
+      case 'tools': {
+        const { activity, step } = effect
+        return defer(() => deps.runTools({ ...effect, agent, signal: signalOf(activity) })).pipe(
+          catchError((error: unknown) => of<Signal>({ type: 'tools/failed', activity, step, error })),
+          untilStopped(activity),
+        )
+      }
       case 'turn-stopping': {
         const { activity, turn, step } = effect
         const hooks = hookList(deps.hooks.turnStopping)

@@ -1,3 +1,4 @@
+import { errorText } from '../messages/errorText.js'
 import type { ContentBlock, ToolResultBlock } from '../messages/types.js'
 import { closeTurn } from './close.js'
 import { withDraft, withTurn } from './copy.js'
@@ -148,7 +149,7 @@ export const hookFailed = (tx: Tx, activity: number, step: number, error: unknow
   const turn = liveTurn(tx, activity, undefined, step)
   if (!turn || (turn.phase !== 'step-hook' && turn.phase !== 'turn-stopping')) return
   tx.live({ type: 'agent/error', agentId: tx.state.agentId, turn: turn.turn, step, error })
-  closeTurn(tx, turn, { kind: 'error', step, message: errorMessage(error) }, error)
+  closeTurn(tx, turn, { kind: 'error', step, message: errorText(error) }, error)
 }
 
 /**
@@ -177,8 +178,5 @@ export const requestErrorDone = (tx: Tx, activity: number): void => {
   if (!turn) return
   const error = turn.requestError
   tx.live({ type: 'agent/error', agentId: tx.state.agentId, turn: turn.turn, step: turn.step, error })
-  closeTurn(tx, turn, { kind: 'error', step: turn.step, message: errorMessage(error) }, error)
+  closeTurn(tx, turn, { kind: 'error', step: turn.step, message: errorText(error) }, error)
 }
-
-export const errorMessage = (error: unknown): string =>
-  error instanceof Error ? error.message : typeof error === 'string' ? error : String(error)

@@ -77,6 +77,47 @@ describe('steps: the tool batch (R16, R21, R25)', () => {
     expect(r.state.outbox).toStrictEqual([])
   })
 
+  it('R23: a failing batch runner answers every call, closes the step and fails the turn', () => {
+    const error = Object.create(null)
+    const failed: Input = { type: 'tools/failed', activity: 1, step: 1, error }
+    const r = fold(turning({ phase: 'tools', draft: calls }), [result(1, 'c2'), failed])
+    expect(r.out.map(show)).toStrictEqual([
+      'tool/call(read)',
+      'tool/result(c1,TOOL_ERROR)',
+      'tool/call(write)',
+      'tool/result(c2)',
+      'step/end(1.1)',
+      'error(1.1)',
+      'turn/end(1,error)',
+      'settled(1,error)',
+      'checkpoint#1',
+    ])
+    const first = r.out[1]
+    expect(first?.kind === 'durable' && first.draft.data).toMatchObject({
+      result: { toolCallId: 'c1', isError: true, code: 'TOOL_ERROR' },
+    })
+    // The call that had delivered its value keeps it.
+    const second = r.out[3]
+    expect(second?.kind === 'durable' && second.draft.data).toMatchObject({
+      result: { toolCallId: 'c2', content: [text('ok')] },
+    })
+    expect(r.out[6]?.kind === 'durable' && r.out[6].draft.data).toStrictEqual({
+      turn: 1,
+      reason: { kind: 'error', step: 1, message: '[object Object]' },
+    })
+  })
+
+  it('R23: a batch runner failure after a cancel changes nothing (the unwind records the batch)', () => {
+    const aborted = turning({
+      phase: 'tools',
+      draft: calls,
+      abort: { cause: { kind: 'user' }, keepInbox: false },
+    })
+    const r = fold(aborted, [{ type: 'tools/failed', activity: 1, step: 1, error: new Error('x') }])
+    expect(r.out).toStrictEqual([])
+    expect(r.state).toBe(aborted)
+  })
+
   it('R21: the batch of a later step starts clean', () => {
     const one = draft({ content: [call('c1')], toolCalls: [call('c1')], finish: 'tool-calls' })
     const { out } = fold(turning({ phase: 'tools', draft: one }), [

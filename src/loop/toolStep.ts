@@ -1,4 +1,6 @@
+import { errorText } from '../messages/errorText.js'
 import type { ToolResultBlock } from '../messages/types.js'
+import { closeTurn } from './close.js'
 import { withTurn } from './copy.js'
 import type { ToolOutcome, Turn } from './state.js'
 import { finishStep } from './step.js'
@@ -93,3 +95,31 @@ const aborted = (toolCallId: string, started: boolean): ToolResultBlock => ({
   isError: true,
   code: started ? 'ABORTED' : 'ABORTED_BEFORE_DISPATCH',
 })
+
+/**
+ * R23: the batch runner failed (a defect outside any one tool). Every call still gets its
+ * result, so the transcript never holds an unanswered call: an outcome already delivered is
+ * kept, the others are `TOOL_ERROR`. Then the step closes (its last drain skipped, R20) and the
+ * turn ends with the error.
+ */
+export const toolsFailed = (tx: Tx, activity: number, step: number, error: unknown): void => {
+  const turn = batchTurn(tx, activity, step)
+  if (!turn || turn.abort) return
+  const text = errorText(error)
+  let next = turn
+  for (let i = turn.toolResults; i < turn.draft.toolCalls.length; i++) {
+    const call = turn.draft.toolCalls[i]
+    if (!call) break
+    const result: ToolResultBlock = {
+      type: 'tool-result',
+      toolCallId: call.id,
+      content: [{ type: 'text', text: `Not run: the tool runner failed: ${text}` }],
+      isError: true,
+      code: 'TOOL_ERROR',
+    }
+    next = record(tx, next, turn.outcomes?.[i] ?? { result, concluded: false })
+  }
+  tx.durable({ type: 'step/end', data: { turn: turn.turn, step } })
+  tx.live({ type: 'agent/error', agentId: tx.state.agentId, turn: turn.turn, step, error })
+  closeTurn(tx, withTurn(next, { stepOpen: false }), { kind: 'error', step, message: text }, error)
+}

@@ -1,5 +1,6 @@
 import { AgentDisposedError } from '../errors.js'
 import type { DurableDraft, SessionEvent } from '../events.js'
+import { errorText } from '../messages/errorText.js'
 import { deepFreeze } from '../messages/snapshot.js'
 import type { Message } from '../messages/types.js'
 import { freezeShallowNew } from './freeze.js'
@@ -118,8 +119,7 @@ export class Transcript {
       )
     if (closed.flushFailure) {
       const { error } = closed.flushFailure
-      const message = error instanceof Error ? error.message : String(error)
-      throw new AgentDisposedError('session.flush()', `its final flush failed: ${message}`)
+      throw new AgentDisposedError('session.flush()', `its final flush failed: ${errorText(error)}`)
     }
   }
 

@@ -15,6 +15,7 @@ import {
 import { callHook } from '../loop/hooks.js'
 import type { Signal } from '../loop/inputs.js'
 import type { ToolBatch, ToolBatchRunner } from '../loop/toolBatch.js'
+import { errorText } from '../messages/errorText.js'
 import type { MessageSource, SendInput, ToolCallBlock, ToolResultBlock } from '../messages/types.js'
 import { parseContextInput } from '../messages/validate.js'
 import { errorResult, thrownResult, toResultBlock } from './toolResult.js'
@@ -49,16 +50,21 @@ const parseArguments = (call: ToolCallBlock, tool: NonNullable<Item['tool']>): P
   try {
     raw = JSON.parse(call.arguments)
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error)
-    return {
-      ok: false,
-      result: errorResult(call.id, 'INVALID_ARGUMENTS', `Arguments are not valid JSON: ${why}`),
-    }
+    const text = `Arguments are not valid JSON: ${errorText(error)}`
+    return { ok: false, result: errorResult(call.id, 'INVALID_ARGUMENTS', text) }
   }
-  const parsed = tool.parameters.safeParse(raw)
+  let parsed: ReturnType<NonNullable<Item['tool']>['parameters']['safeParse']>
+  try {
+    parsed = tool.parameters.safeParse(raw)
+  } catch (error) {
+    // A refinement or transform of the tool's own schema threw (`new URL('x')`, say): the
+    // arguments could not be checked, which the model can still fix.
+    const text = `Checking the arguments of "${tool.name}" failed: ${errorText(error)}`
+    return { ok: false, result: errorResult(call.id, 'INVALID_ARGUMENTS', text) }
+  }
   if (parsed.success) return { ok: true, args: parsed.data }
   const issues = parsed.error.issues.map(
-    (i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`,
+    (i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${errorText(i.message)}`,
   )
   const text = `Arguments do not match the parameters of "${tool.name}": ${issues.join('; ')}`
   return { ok: false, result: errorResult(call.id, 'INVALID_ARGUMENTS', text) }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { errorMessage } from '../loop/step.js'
+import { errorText } from '../messages/errorText.js'
 import { contentBlockSchema } from '../messages/schemas.js'
 import { jsonSnapshot } from '../messages/snapshot.js'
 import type { ContentBlock, ToolResultBlock, ToolResultCode } from '../messages/types.js'
@@ -50,4 +50,4 @@ export const toResultBlock = (toolCallId: string, value: unknown): ToolResultBlo
 }
 
 export const thrownResult = (toolCallId: string, error: unknown): ToolResultBlock =>
-  errorResult(toolCallId, 'TOOL_ERROR', `The tool failed: ${errorMessage(error)}`)
+  errorResult(toolCallId, 'TOOL_ERROR', `The tool failed: ${errorText(error)}`)
