@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../errors.js'
-import type { DurableDraft, SessionEvent } from '../events.js'
+import type { SessionEvent } from '../events.js'
 import { checkEvent } from '../session/sessionEventSchema.js'
 import type { SessionStore } from '../session/store.js'
 
@@ -38,24 +38,4 @@ export const checkHistory = (history: unknown): readonly SessionEvent[] => {
       ])
   })
   return history
-}
-
-/**
- * A session that stopped inside a turn (the process died during a checkpoint's write): the
- * resumed agent closes that turn as aborted, and its open step, so the log stays balanced.
- */
-export const closeInterruptedTurn = (history: readonly SessionEvent[]): DurableDraft[] => {
-  let openTurn: number | undefined
-  let openStep: number | undefined
-  for (const event of history) {
-    if (event.type === 'turn/start') openTurn = event.data.turn
-    else if (event.type === 'turn/end') openTurn = openStep = undefined
-    else if (event.type === 'step/start') openStep = event.data.step
-    else if (event.type === 'step/end') openStep = undefined
-  }
-  if (openTurn === undefined) return []
-  const drafts: DurableDraft[] = []
-  if (openStep !== undefined) drafts.push({ type: 'step/end', data: { turn: openTurn, step: openStep } })
-  drafts.push({ type: 'turn/end', data: { turn: openTurn, reason: { kind: 'aborted' } } })
-  return drafts
 }
