@@ -13,11 +13,25 @@ export type InputIssue = { readonly path: readonly (string | number)[]; readonly
  */
 export class InvalidInputError extends TypeError {
   override readonly name = 'InvalidInputError'
+  /** The problems found, at most {@link MAX_KEPT_ISSUES}; `issueCount` says how many there were. */
   readonly issues: readonly InputIssue[]
+  readonly issueCount: number
   constructor(call: string, issues: readonly InputIssue[]) {
-    super(`${call}: ${issues.map(formatIssue).join('; ')}`)
-    this.issues = issues
+    super(`${call}: ${listIssues(issues)}`)
+    this.issues = issues.length > MAX_KEPT_ISSUES ? issues.slice(0, MAX_KEPT_ISSUES) : issues
+    this.issueCount = issues.length
   }
+}
+
+/** How many issues a message lists: twenty thousand bad blocks must not make a 2 MB message. */
+export const MAX_LISTED_ISSUES = 10
+/** How many issues `InvalidInputError.issues` keeps. */
+export const MAX_KEPT_ISSUES = 100
+
+const listIssues = (issues: readonly InputIssue[]): string => {
+  const listed = issues.slice(0, MAX_LISTED_ISSUES).map(formatIssue).join('; ')
+  const more = issues.length - MAX_LISTED_ISSUES
+  return more > 0 ? `${listed}; and ${more} more issue${more === 1 ? '' : 's'}` : listed
 }
 
 /** `input.content[0].text: expected string` */

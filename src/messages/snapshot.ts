@@ -4,6 +4,7 @@
  */
 import type { InputIssue } from '../errors.js'
 import { formatPath } from '../errors.js'
+import { errorText } from './errorText.js'
 import type { JsonValue } from './types.js'
 
 export type Path = readonly (string | number)[]
@@ -28,7 +29,8 @@ const MAX_ISSUES = 20
  * 3. Object keys whose value is `undefined` are dropped, as `JSON.stringify` does. Non-enumerable
  *    properties and extra (non-index) properties of arrays are ignored, as JSON does.
  * 4. A key `__proto__` is copied as an own data property (as `JSON.parse` does), never as a
- *    prototype. Getters are read once; an error a getter throws propagates.
+ *    prototype. Getters are read once; a getter or a Proxy trap that throws is an issue at its
+ *    path (the value cannot be copied), whatever it threw.
  * 5. Shared (non-cyclic) references are copied once per occurrence, like JSON.
  *
  * @param value The caller's value; it is never modified.
@@ -37,7 +39,13 @@ const MAX_ISSUES = 20
 export const jsonSnapshot = (value: unknown, root: string | Path): SnapshotResult => {
   const path = typeof root === 'string' ? [root] : [...root]
   const walk: Walk = { path, base: path.length, issues: [], ancestors: [] }
-  const result = copy(walk, value)
+  let result: JsonValue | undefined
+  try {
+    result = copy(walk, value)
+  } catch (error) {
+    // A getter or a Proxy trap threw: the walk stops where it was (`walk.path`, never unwound).
+    fail(walk, unreadable(error))
+  }
   return walk.issues.length === 0 && result !== undefined
     ? { ok: true, value: result }
     : { ok: false, issues: walk.issues }
@@ -84,6 +92,10 @@ const copy = (walk: Walk, v: unknown): JsonValue | undefined => {
   walk.ancestors.pop()
   return out
 }
+
+/** The issue of a value whose getter or Proxy trap threw while it was read. */
+export const unreadable = (error: unknown): string =>
+  `could not be read (a getter or Proxy trap threw: ${errorText(error)})`
 
 const primitiveMessages: Readonly<Record<string, string>> = {
   bigint: 'BigInt is not JSON',

@@ -10,7 +10,7 @@ import {
   sendOptionsSchema,
   userMessageDataSchema,
 } from './schemas.js'
-import { deepFreeze, isPlainObject, jsonSnapshot, type Path } from './snapshot.js'
+import { deepFreeze, isPlainObject, jsonSnapshot, type Path, unreadable } from './snapshot.js'
 import { toInputIssues } from './toInputIssues.js'
 import type {
   AgentCancelCause,
@@ -52,14 +52,43 @@ export const parseContextInput = (
     const text = Object.freeze({ type: 'text', text: input } as const)
     return Object.freeze({ content: Object.freeze([text]), source: deepFreeze(defaultSource) })
   }
-  return parseContextData(plainInput(input, call, rootPath), call, rootPath)
+  return guarded(call, rootPath, () => parseContextData(plainInput(input, call, rootPath), call, rootPath))
+}
+
+/** Whether `error` is our own refusal; `instanceof` itself throws on a revoked Proxy. */
+const isRefusal = (error: unknown): boolean => {
+  try {
+    return error instanceof InvalidInputError
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Runs a parse of caller data. Reading that data may run the caller's code (a getter, a Proxy
+ * trap), which may throw anything: that is bad input like any other (R2), refused with
+ * `InvalidInputError` at `path` instead of escaping as the raw error.
+ */
+const guarded = <T>(call: string, path: Path, parse: () => T): T => {
+  try {
+    return parse()
+  } catch (error) {
+    if (isRefusal(error)) throw error
+    throw new InvalidInputError(call, [{ path, message: unreadable(error) }])
+  }
 }
 
 /** Input from the user: the string of the shorthand when the value is its, else the data. */
 const parseUserValue = (input: unknown, call: string, rootPath: Path): string | UserMessageData => {
   if (typeof input === 'string') return input
-  const { content, source } = plainInput(input, call, rootPath)
-  return userTextFastPath(content, source) ?? parseContextData({ content, source }, call, rootPath)
+  // `guarded`, inlined: this runs per send, and the closure would be made per send.
+  try {
+    const { content, source } = plainInput(input, call, rootPath)
+    return userTextFastPath(content, source) ?? parseContextData({ content, source }, call, rootPath)
+  } catch (error) {
+    if (isRefusal(error)) throw error
+    throw new InvalidInputError(call, [{ path: rootPath, message: unreadable(error) }])
+  }
 }
 
 const plainInput = (input: unknown, call: string, rootPath: Path): Record<string, unknown> => {
@@ -149,7 +178,7 @@ export const parseSendValue = (input: unknown, call = 'send()'): string | UserMe
 
 /** `SendOptions`: exactly `{target: 'next-turn' | 'next-step', wakeup: boolean}`. Returns a frozen copy. */
 export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions => {
-  const result = sendOptionsSchema.safeParse(options)
+  const result = guarded(call, ['options'], () => sendOptionsSchema.safeParse(options))
   if (!result.success) throw new InvalidInputError(call, toInputIssues(result.error, ['options'], options))
   return Object.freeze({ target: result.data.target, wakeup: result.data.wakeup })
 }
@@ -163,8 +192,8 @@ export const parseCancelArgs = (
   cause: unknown,
   options: unknown,
 ): { readonly cause: AgentCancelCause; readonly options: CancelOptions } => {
-  const causeResult = cancelCauseSchema.safeParse(cause)
-  const optionsResult = cancelOptionsSchema.safeParse(options)
+  const causeResult = guarded('cancel()', ['cause'], () => cancelCauseSchema.safeParse(cause))
+  const optionsResult = guarded('cancel()', ['options'], () => cancelOptionsSchema.safeParse(options))
   const issues: InputIssue[] = [
     ...(causeResult.success ? [] : toInputIssues(causeResult.error, ['cause'], cause)),
     ...(optionsResult.success ? [] : toInputIssues(optionsResult.error, ['options'], options)),
