@@ -77,4 +77,30 @@ describe('checkpoints', () => {
       })
     }),
   )
+
+  it(
+    'R36, R40: a checkpoint whose flush never finishes fails after flushTimeoutMs and the next turn runs',
+    marbles((m) => {
+      const { store, flush$ } = slowStore(m, '-')
+      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
+      const { drive, expectEvents } = scenario(m, { model, store, flushTimeoutMs: 20 })
+      drive('-f', {
+        f: (agent) => {
+          agent.followup('a')
+          agent.followup('b')
+        },
+      })
+      // biome-ignore format: marble alignment
+      expectEvents(    '-(abrd) 4ms x 19ms (zD) 6ms y 19ms (Zi)', {
+        a: 'enqueue(a,queued)', b: 'enqueue(b,queued)', r: 'running', d: 'dequeue(a)',
+        x: 'settled(1,completed)', z: 'error(1.0)', D: 'dequeue(b)', y: 'settled(2,completed)',
+        Z: 'error(2.0)', i: 'idle',
+      })
+      // biome-ignore format: marble alignment
+      m.expect(flush$).toHaveSubscriptions([
+        '11ms ^-------------------!',
+        '41ms ^-------------------!',
+      ])
+    }),
+  )
 })

@@ -74,3 +74,20 @@ export class InvariantViolation extends Error {
     this.rule = rule
   }
 }
+
+/**
+ * A store's `flush()` did not finish in time (`createAgent({flushTimeoutMs})`, default 30 s). The
+ * events stay in memory and are handed over again at the next flush (R40); raise the limit for a
+ * slow store, or fix the store.
+ */
+export class FlushTimeoutError extends Error {
+  override readonly name = 'FlushTimeoutError'
+  readonly timeoutMs: number
+  constructor(timeoutMs: number) {
+    super(
+      `the session store's flush() did not finish within ${timeoutMs} ms; the events are kept and ` +
+        'flushed again at the next checkpoint (raise createAgent({flushTimeoutMs}) for a slow store)',
+    )
+    this.timeoutMs = timeoutMs
+  }
+}

@@ -3,6 +3,7 @@ export type { Agent, AgentOptions, AgentSession } from './agent/types.js'
 export {
   AgentBusyError,
   AgentDisposedError,
+  FlushTimeoutError,
   type InputIssue,
   InvalidInputError,
   InvariantViolation,

@@ -3,6 +3,9 @@ import { type InputIssue, InvalidInputError } from '../errors.js'
 import { checkTools } from '../tools/toolSpecs.js'
 import type { AgentOptions } from './types.js'
 
+/** How long a store's `flush()` may take by default before it counts as failed. */
+export const DEFAULT_FLUSH_TIMEOUT_MS = 30_000
+
 /** `createAgent` options, checked all at once: one `InvalidInputError` lists every problem. */
 export const checkOptions = (options: AgentOptions) => {
   const issues: InputIssue[] = []
@@ -37,6 +40,13 @@ export const checkOptions = (options: AgentOptions) => {
   if (!Number.isInteger(maxParallel) || maxParallel < 1) {
     issues.push({ path: ['options', 'maxParallelToolCalls'], message: 'expected an integer >= 1' })
   }
+  const flushTimeoutMs = options.flushTimeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS
+  if (typeof flushTimeoutMs !== 'number' || !(flushTimeoutMs > 0)) {
+    issues.push({
+      path: ['options', 'flushTimeoutMs'],
+      message: 'expected a number of milliseconds > 0 (Infinity waits forever)',
+    })
+  }
   if (issues.length > 0) throw new InvalidInputError('createAgent()', issues)
   return {
     model: options.model,
@@ -45,5 +55,6 @@ export const checkOptions = (options: AgentOptions) => {
     hooks: options.hooks,
     tools,
     maxParallel,
+    flushTimeoutMs,
   }
 }

@@ -11,6 +11,7 @@ import { initialState, itemSource, itemWakes } from '../loop/state.js'
 import { trampoline } from '../loop/trampoline.js'
 import type { AgentMessage, SendInput, SendOptions } from '../messages/types.js'
 import { parseCancelArgs, parseSendOptions } from '../messages/validate.js'
+import { boundedStore } from '../session/boundedStore.js'
 import { isHumanPrompt } from '../session/isHumanPrompt.js'
 import { Transcript } from '../session/session.js'
 import { flushTranscript, memoryStore } from '../session/store.js'
@@ -42,8 +43,8 @@ import type { Agent, AgentOptions } from './types.js'
  * the one behind `events$`/`status$`/`transcript$` (`sharedOutputs`).
  */
 export const createAgent = (options: AgentOptions): Agent => {
-  const { model, scheduler, instructions, hooks, tools, maxParallel } = checkOptions(options)
-  const store = options.store ?? memoryStore()
+  const { model, scheduler, instructions, hooks, tools, maxParallel, flushTimeoutMs } = checkOptions(options)
+  const store = boundedStore(options.store ?? memoryStore(), flushTimeoutMs, scheduler)
   const history = openHistory(store, options.history)
   const agentId = options.id ?? mintSessionId()
   const idle = idleTracker()

@@ -62,6 +62,13 @@ export type AgentOptions = {
   readonly maxParallelToolCalls?: number
   /** Default: in memory. A store that already holds events continues that session (R37). */
   readonly store?: SessionStore
+  /**
+   * How long one `flush()` of the store may take, in milliseconds, before it counts as a store
+   * failure (`FlushTimeoutError` on `agent/error`; the events are kept and flushed again at the
+   * next checkpoint). Bounds `dispose()` too: a store that never finishes cannot hold it forever.
+   * Default 30 000; `Infinity` waits forever.
+   */
+  readonly flushTimeoutMs?: number
   /** Durable events to continue from when the store is empty; turn numbers continue. */
   readonly history?: readonly SessionEvent[]
   /** For the deferred wake and the driver's next move; default `asapScheduler`. */
