@@ -11,6 +11,7 @@ import {
   type RequestErrorPlan,
   Schedule,
   type Step,
+  type Thrown,
   type ToolCallPlan,
 } from './schedule.js'
 
@@ -45,7 +46,7 @@ const toolCallArb: fc.Arbitrary<ToolCallPlan> = fc.record({
     w(2, fc.constant('fail' as const)),
     w(2, fc.constantFrom('hang' as const, 'hangValue' as const, 'hangErr' as const, 'hangSend' as const)),
     w(2, fc.constantFrom('ctx' as const, 'conclude' as const)),
-    w(1, fc.constantFrom('nope' as const, 'badArgs' as const)),
+    w(1, fc.constantFrom('nope' as const, 'badArgs' as const, 'weird' as const)),
   ),
   d: delay,
 })
@@ -63,7 +64,14 @@ const replyArb: fc.Arbitrary<Reply> = fc.oneof(
     }),
   ),
   w(1, fc.record({ kind: fc.constant('fail' as const), after: fc.integer({ min: 0, max: 2 }), gap: delay })),
-  w(1, fc.record({ kind: fc.constant('malformed' as const), gap: delay })),
+  w(
+    1,
+    fc.record({
+      kind: fc.constant('malformed' as const),
+      gap: delay,
+      event: fc.constantFrom('bogus' as const, 'revoked' as const, 'getter' as const),
+    }),
+  ),
   w(
     1,
     fc.record({
@@ -99,6 +107,17 @@ const hookArb: fc.Arbitrary<HookPlan> = fc.oneof(
   w(1, fc.record({ kind: fc.constantFrom('throw' as const, 'hang' as const) })),
 )
 
+const thrownArb: fc.Arbitrary<Thrown> = fc.constantFrom(
+  'error',
+  'nullProto',
+  'badMessage',
+  'revoked',
+  'symbol',
+  'null',
+  'numberMessage',
+  'bigintMessage',
+)
+
 const requestErrorArb: fc.Arbitrary<RequestErrorPlan> = fc.record({ retry: fc.boolean(), d: delay })
 
 const reactionArb: fc.Arbitrary<Reaction> = fc.record({
@@ -119,6 +138,7 @@ export const planArb: fc.Arbitrary<Plan> = fc.record({
   turnStopping: fc.array(hookArb, { maxLength: 2 }),
   requestErrors: fc.array(requestErrorArb, { maxLength: 3 }),
   reactions: fc.array(reactionArb, { maxLength: 4 }),
+  thrown: fc.array(thrownArb, { maxLength: 3 }),
 })
 
 /** A random schedule; shrinks through the plan and prints as a script. */

@@ -25,6 +25,7 @@ const CODES: Record<ToolName, readonly string[]> = {
   hangValue: ['late', 'ABORTED_BEFORE_DISPATCH'],
   nope: ['UNKNOWN_TOOL', 'ABORTED_BEFORE_DISPATCH'],
   badArgs: ['INVALID_ARGUMENTS', 'ABORTED_BEFORE_DISPATCH'],
+  weird: ['TOOL_ERROR', 'INVALID_RESULT', ...ABORTED],
 }
 
 const expectedContent = (reply: Extract<Reply, { kind: 'stream' }>, k: number): ContentBlock[] => {

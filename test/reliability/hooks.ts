@@ -11,7 +11,7 @@ const MAX_RETRIES = 3
 const plainHook = (env: Env, plan: HookPlan): unknown => {
   if (plan.kind === 'ok') return plan.d === 0 ? undefined : env.cold(`${'-'.repeat(plan.d)}|`)
   if (plan.kind === 'hang') return tracked(env.log, NEVER)
-  throw new Error('hook threw')
+  throw env.thrown('hook threw')
 }
 
 const cyclic = <T>(list: readonly T[], i: number): T => list[i % list.length] as T
@@ -51,7 +51,7 @@ export const buildHooks = (env: Env, plan: Plan): AgentHooks<Agent> => {
         case 'error':
           return failAfter(env, choice.d, 'promptSubmit failed')
         case 'throw':
-          throw new Error('promptSubmit threw')
+          throw env.thrown('promptSubmit threw')
         case 'invalid':
           return { kind: 'maybe' } as unknown as PromptDecision
         case 'hang':

@@ -45,6 +45,8 @@ export type Log = {
   /** Successful `retry()` calls from `requestError` (bounded, so a run always ends). */
   retries: number
   abortSends: number
+  /** Values the `weird` tool returned so far (it cycles through hostile results). */
+  weirdResults: number
   /** Timeline positions of events on which a reaction called `retry()` (it may open a turn). */
   readonly retryTriggers: Set<number>
   /** The `cancel-requested` event of each effective top-level cancel, and its keepInbox. */
@@ -72,6 +74,7 @@ export const newLog = (): Log => ({
   toolContexts: [],
   retries: 0,
   abortSends: 0,
+  weirdResults: 0,
   keepInboxAt: [],
   topCancels: new Map(),
   retryTriggers: new Set(),
@@ -97,5 +100,10 @@ export const watch = (log: Log, what: string, promise: Promise<unknown>): void =
   )
 }
 
-export const describeError = (error: unknown): string =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+export const describeError = (error: unknown): string => {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  } catch {
+    return 'an unreadable value'
+  }
+}

@@ -28,6 +28,7 @@ import { checkInbox } from './checkInbox.js'
 import { checkPrompts } from './checkPrompts.js'
 import { checkSteps } from './checkSteps.js'
 import { checkTurns } from './checkTurns.js'
+import { describeError } from './log.js'
 import { REGRESSIONS } from './regressions.js'
 import { runSchedule } from './run.js'
 import type { Schedule } from './schedule.js'
@@ -44,6 +45,13 @@ export const problemsOf = async (schedule: Schedule): Promise<{ problems: string
   ]
   const events = agent.session.events
   if (!isDeepStrictEqual(events, log.durable)) problems.push('transcript$ differs from session.events')
+  // R35, R37: what a store writes (JSON) reads back as the same events, whatever was thrown.
+  try {
+    if (!isDeepStrictEqual(JSON.parse(JSON.stringify(events)), events))
+      problems.push('R35: the transcript does not survive a JSON round trip')
+  } catch (error) {
+    problems.push(`R35: the transcript cannot be written as JSON: ${describeError(error)}`)
+  }
   const replay = createAgent({ model: scriptedModel([]), history: events })
   if (!isDeepStrictEqual(replay.session.messages(), agent.session.messages()))
     problems.push('R37/R38: the transcript does not replay into the same session.messages()')

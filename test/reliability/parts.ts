@@ -8,14 +8,74 @@ import { z } from 'zod'
 import type { Agent, ModelEvent, ModelRequest, ToolDefinition } from '../../src/index.js'
 import { type ScriptedModel, type ScriptedReply, scriptedModel } from '../../src/testing.js'
 import type { Log, Origin } from './log.js'
-import type { Plan, Reply, SendKind } from './schedule.js'
+import type { MalformedEvent, Plan, Reply, SendKind, Thrown } from './schedule.js'
 
 export type Env = {
   readonly cold: RunHelpers['cold']
   readonly log: Log
   readonly agent: () => Agent
   readonly send: (kind: SendKind, text: string, origin: Origin) => void
+  /** The next value outside code throws (cyclic over the plan's `thrown`), made fresh. */
+  readonly thrown: (message: string) => unknown
 }
+
+/** A fresh value of each kind outside code may throw; `message` for the kinds that carry one. */
+export const thrownValue = (kind: Thrown, message: string): unknown => {
+  switch (kind) {
+    case 'error':
+      return new Error(message)
+    case 'nullProto':
+      return Object.create(null)
+    case 'badMessage':
+      return Object.defineProperty(new Error(message), 'message', {
+        get() {
+          throw new Error('the message getter threw')
+        },
+      })
+    case 'revoked':
+      return revokedProxy()
+    case 'symbol':
+      return Symbol(message)
+    case 'null':
+      return null
+    case 'numberMessage':
+      return Object.assign(new Error(message), { message: 42 })
+    case 'bigintMessage':
+      return Object.assign(new Error(message), { message: { big: 1n } })
+  }
+}
+
+const revokedProxy = (): object => {
+  const { proxy, revoke } = Proxy.revocable({}, {})
+  revoke()
+  return proxy
+}
+
+/** What the `weird` tool returns, cyclic: none of these is a valid result. */
+const WEIRD_RESULTS: readonly (() => unknown)[] = [
+  revokedProxy,
+  () =>
+    Object.defineProperty({}, 'x', {
+      enumerable: true,
+      get: () => {
+        throw Object.create(null)
+      },
+    }),
+  () => Object.assign(Object.create(null), { n: 1n }),
+]
+
+/** What a `malformed` reply emits. */
+const malformedEvent = (event: MalformedEvent): unknown =>
+  event === 'bogus'
+    ? { type: 'bogus' }
+    : event === 'revoked'
+      ? revokedProxy()
+      : Object.defineProperty({}, 'type', {
+          enumerable: true,
+          get: () => {
+            throw revokedProxy()
+          },
+        })
 
 const LETTERS = 'abcdeghijklmnopqrstuvwxyz'
 
@@ -42,7 +102,7 @@ export const onAbort = <T>(signal: AbortSignal, react: (subscriber: Subscriber<T
 export const after = <T>(env: Env, d: number, value: T): T | Observable<T> =>
   d === 0 ? value : env.cold(`${'-'.repeat(d)}(v|)`, { v: value })
 export const failAfter = (env: Env, d: number, message: string): Observable<never> =>
-  env.cold(`${'-'.repeat(d)}#`, undefined, new Error(message))
+  env.cold(`${'-'.repeat(d)}#`, undefined, env.thrown(message))
 
 const replyOf = (env: Env, reply: Reply, n: number): ScriptedReply => {
   const { cold, log } = env
@@ -56,13 +116,13 @@ const replyOf = (env: Env, reply: Reply, n: number): ScriptedReply => {
           }),
         )
     case 'malformed':
-      return cold(`${'-'.repeat(reply.gap)}a`, { a: { type: 'bogus' } as unknown as ModelEvent })
+      return cold(`${'-'.repeat(reply.gap)}a`, { a: malformedEvent(reply.event) as ModelEvent })
     case 'fail': {
       const deltas = Array.from({ length: reply.after }, (_, i) => `${LETTERS[i]}`).join('')
       const values = Object.fromEntries(
         [...deltas].map((c, i): [string, ModelEvent] => [c, { type: 'text', text: `w${i + 1} ` }]),
       )
-      return cold(`${'-'.repeat(reply.gap)}${deltas}#`, values, new Error(`model failed (reply ${n})`))
+      return cold(`${'-'.repeat(reply.gap)}${deltas}#`, values, env.thrown(`model failed (reply ${n})`))
     }
     case 'stream': {
       const events: ModelEvent[] = []
@@ -113,10 +173,11 @@ export const buildTools = (env: Env): ToolDefinition<Agent>[] => {
     tool('ok', ({ d }: Args) => after(env, d, 'ok')),
     tool('pok', ({ d }: Args) => after(env, d, 'ok'), true),
     tool('fail', ({ d }: Args) => {
-      if (d === 0) throw new Error('tool failed')
+      if (d === 0) throw env.thrown('tool failed')
       return failAfter(env, d, 'tool failed')
     }),
     tool('hang', () => tracked(log, NEVER)),
+    tool('weird', () => WEIRD_RESULTS[log.weirdResults++ % WEIRD_RESULTS.length]?.()),
     tool('hangValue', (_, ctx) =>
       tracked(
         log,

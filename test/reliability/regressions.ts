@@ -15,6 +15,7 @@ export const REGRESSIONS: readonly Schedule[] = [
     turnStopping: [],
     requestErrors: [{ retry: true, d: 0 }],
     reactions: [{ on: 'turn/end', nth: 1, op: 'dispose' }],
+    thrown: [],
   }),
   // Decision (README, Ordering): r3i is called after r2i but, sent while r1s's enqueue is
   // delivered, is placed depth-first before it; every other invariant must still hold.
@@ -30,6 +31,7 @@ export const REGRESSIONS: readonly Schedule[] = [
       { on: 'running', nth: 1, op: 'inject' },
       { on: 'enqueue', nth: 2, op: 'inject' },
     ],
+    thrown: [],
   }),
   // R29 (found by `npm run soak`): dispose() and inject() from the same enqueue subscriber. The
   // dispose ran its flush and close depth-first, before the inject already sent; the inject was
@@ -41,7 +43,7 @@ export const REGRESSIONS: readonly Schedule[] = [
       { t: 3, op: { kind: 'followup' } },
       { t: 3, op: { kind: 'followup' } },
     ],
-    replies: [{ kind: 'malformed', gap: 0 }],
+    replies: [{ kind: 'malformed', gap: 0, event: 'bogus' }],
     admissions: null,
     stepHooks: [],
     turnStopping: [],
@@ -51,5 +53,51 @@ export const REGRESSIONS: readonly Schedule[] = [
       { on: 'user/message', nth: 1, op: 'followup' },
       { on: 'enqueue', nth: 2, op: 'inject' },
     ],
+    thrown: [],
+  }),
+  // R23, R21b: outside code throws values whose text cannot be taken naively (a tool throws
+  // Object.create(null), a step hook a revoked Proxy, the model an Error whose message getter
+  // throws). The agent stayed running for good, or events$ errored; now each is a tool error or
+  // a turn failure and the later prompts run.
+  new Schedule({
+    steps: [
+      { t: 0, op: { kind: 'followup' } },
+      { t: 1, op: { kind: 'followup' } },
+      { t: 2, op: { kind: 'followup' } },
+      { t: 3, op: { kind: 'followup' } },
+    ],
+    replies: [
+      {
+        kind: 'stream',
+        words: 1,
+        calls: [{ tool: 'fail', d: 0 }],
+        finish: 'tool-calls',
+        gaps: [0],
+        trailing: false,
+      },
+      {
+        kind: 'stream',
+        words: 1,
+        calls: [{ tool: 'weird', d: 0 }],
+        finish: 'tool-calls',
+        gaps: [0],
+        trailing: false,
+      },
+      { kind: 'fail', after: 1, gap: 1 },
+      { kind: 'malformed', gap: 0, event: 'revoked' },
+      { kind: 'stream', words: 1, calls: [], finish: 'stop', gaps: [0], trailing: false },
+    ],
+    admissions: null,
+    stepHooks: [
+      { kind: 'ok', d: 0 },
+      { kind: 'ok', d: 0 },
+      { kind: 'ok', d: 0 },
+      { kind: 'ok', d: 0 },
+      { kind: 'throw' },
+    ],
+    turnStopping: [],
+    requestErrors: [],
+    reactions: [],
+    thrown: ['nullProto', 'badMessage', 'revoked'],
   }),
 ]

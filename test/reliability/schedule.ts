@@ -29,6 +29,7 @@ export type ToolName =
   | 'conclude' // concludes the turn (R17), answers after d
   | 'nope' // unknown tool (R21b)
   | 'badArgs' // arguments the schema rejects (R21b)
+  | 'weird' // returns a hostile value (a revoked Proxy, a throwing getter, a BigInt inside)
 export type ToolCallPlan = { readonly tool: ToolName; readonly d: number }
 
 export type Reply =
@@ -45,8 +46,25 @@ export type Reply =
     }
   /** Errors after `after` text deltas (0: before the first event). */
   | { readonly kind: 'fail'; readonly after: number; readonly gap: number }
-  | { readonly kind: 'malformed'; readonly gap: number }
+  | { readonly kind: 'malformed'; readonly gap: number; readonly event: MalformedEvent }
   | { readonly kind: 'hang'; readonly onAbort: 'error' | 'never' }
+
+/** What a malformed model stream emits: an unknown type, or a value that throws when read. */
+export type MalformedEvent = 'bogus' | 'revoked' | 'getter'
+
+/**
+ * What outside code throws, cyclic over the run's throws (hooks, tools, model streams): an
+ * `Error`, or a value that breaks naive error handling (see test/support/hostile.ts).
+ */
+export type Thrown =
+  | 'error'
+  | 'nullProto'
+  | 'badMessage'
+  | 'revoked'
+  | 'symbol'
+  | 'null'
+  | 'numberMessage'
+  | 'bigintMessage'
 
 export type Admission =
   | { readonly kind: 'allow'; readonly d: number; readonly rewrite: boolean; readonly contexts: number }
@@ -89,6 +107,8 @@ export type Plan = {
   readonly turnStopping: readonly HookPlan[]
   readonly requestErrors: readonly RequestErrorPlan[]
   readonly reactions: readonly Reaction[]
+  /** Cyclic; empty: every throw is a plain `Error`. */
+  readonly thrown: readonly Thrown[]
 }
 
 const PREFIX: Record<SendKind, string> = { followup: 'f', steer: 's', inject: 'i', parked: 'p' }
@@ -124,6 +144,7 @@ export class Schedule {
       'requestError',
       plan.requestErrors.map((r) => `${r.retry ? 'retry' : 'pass'}(d=${r.d})`),
     )
+    cyclic('thrown values', plan.thrown)
     plan.reactions.forEach((r, i) => {
       lines.push(`  reaction: on ${ordinal(r.nth)} ${r.on} → ${showCall(r.op, this.reactionText(i, r.op))}`)
     })
@@ -154,7 +175,7 @@ const showReply = (r: Reply): string => {
     case 'fail':
       return `error after ${r.after} delta(s), gap ${r.gap}`
     case 'malformed':
-      return `malformed event, gap ${r.gap}`
+      return `malformed event (${r.event}), gap ${r.gap}`
     case 'hang':
       return `hang (on abort: ${r.onAbort})`
   }

@@ -6,10 +6,10 @@ import type { TestScheduler } from 'rxjs/testing'
 import { type Agent, AgentBusyError, AgentDisposedError, createAgent } from '../../src/index.js'
 import { buildHooks } from './hooks.js'
 import { describeError, type Log, newLog, type Origin, watch } from './log.js'
-import { buildModel, buildTools, type Env } from './parts.js'
+import { buildModel, buildTools, type Env, thrownValue } from './parts.js'
 import { subscribeReactions } from './reactions.js'
 import { record } from './recorder.js'
-import type { Op, ReactionOn, Schedule, SendKind } from './schedule.js'
+import type { Op, ReactionOn, Schedule, SendKind, Thrown } from './schedule.js'
 import { judgeTopLevel } from './topLevel.js'
 
 export type World = {
@@ -102,8 +102,19 @@ export const buildWorld = (schedule: Schedule, scheduler: TestScheduler): World 
     }
   }
 
-  const env: Env = { cold: scheduler.createColdObservable.bind(scheduler), log, agent: theAgent, send }
   const plan = schedule.plan
+  let throws = 0
+  const thrown = (message: string): unknown =>
+    plan.thrown.length === 0
+      ? new Error(message)
+      : thrownValue(plan.thrown[throws++ % plan.thrown.length] as Thrown, message)
+  const env: Env = {
+    cold: scheduler.createColdObservable.bind(scheduler),
+    log,
+    agent: theAgent,
+    send,
+    thrown,
+  }
   agent = createAgent({
     model: buildModel(env, plan),
     tools: buildTools(env),
