@@ -7,7 +7,7 @@ const RESERVED = `text that starts with ${GOAL_STATE_OPEN} is goal state, which 
 const ROUND_ZERO =
   'a round-0 goal message is a goal change: source.change is the new state and the content is exactly one text block, renderGoalChange(change); createGoalController writes these'
 const NO_CHANGE_AFTER_ZERO =
-  'a continuation round (round > 0) carries no change (R32); remove source.change, or send the change at round 0'
+  'a continuation round (round > 0) carries no change; remove source.change, or send the change at round 0'
 
 /** Whether `text` claims to be goal state (R33): cheap enough for every string send. */
 export const isGoalStateText = (text: string): boolean => text.startsWith(GOAL_STATE_OPEN)
