@@ -33,10 +33,17 @@ export {
   type GoalController,
   type GoalControllerOptions,
 } from './goals/createGoalController.js'
-export { decodeGoalEvent, goalChangeSchema } from './goals/decodeGoalEvent.js'
-export { GoalEventError, GoalRevisionConflict, GoalStateError } from './goals/errors.js'
+export { decodeGoalEvent } from './goals/decodeGoalEvent.js'
+export {
+  GoalContinuationError,
+  GoalEventError,
+  GoalRevisionConflict,
+  GoalStateError,
+} from './goals/errors.js'
 export { foldGoal, goalStep } from './goals/foldGoal.js'
+export { goalChangeSchema } from './goals/readGoalMessage.js'
 export { renderGoalChange } from './goals/render.js'
+export type { GoalControllerError } from './goals/reportGoalError.js'
 export type { GoalChange, GoalPhase, GoalState, GoalTombstone, GoalView } from './goals/types.js'
 export { type AcceptedSend, type InjectSend, type QueueSend, splitSends } from './inbox/splitSends.js'
 export type {

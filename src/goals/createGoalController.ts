@@ -3,16 +3,24 @@ import { ulid } from 'ulid'
 import { extensionsOf } from '../agent/extensions.js'
 import type { Agent } from '../agent/types.js'
 import type { AgentMessageId, GoalSource } from '../messages/types.js'
-import { GoalRevisionConflict, GoalStateError } from './errors.js'
+import {
+  describeThrown,
+  GoalContinuationError,
+  GoalEventError,
+  GoalRevisionConflict,
+  GoalStateError,
+} from './errors.js'
 import { goalStep, NO_GOAL } from './foldGoal.js'
 import {
   blockInputSchema,
+  controllerOptionsSchema,
   createInputSchema,
   editInputSchema,
   parseGoalInput,
   parseRevision,
 } from './goalInputs.js'
 import { renderGoalChange } from './render.js'
+import { type GoalControllerError, reportGoalError } from './reportGoalError.js'
 import { type GoalChange, type GoalState, type GoalView, isTombstone } from './types.js'
 
 export type GoalControllerOptions = {
@@ -20,6 +28,14 @@ export type GoalControllerOptions = {
   readonly defaultMaxRounds?: number | null
   /** The text of continuation round `round`. */
   readonly continuation?: (goal: GoalState, round: number) => string
+  /**
+   * Called with what the controller cannot apply, in transcript order: a `GoalEventError` for a
+   * transcript event the fold refuses (R33, R34), which the controller skips, keeping its last
+   * good state; a `GoalContinuationError` when `continuation` failed (the goal is then blocked
+   * with code `continuation-failed`). Default: RxJS's `config.onUnhandledError` if set, else
+   * `console.error`. One that throws is reported like a throwing subscriber.
+   */
+  readonly onError?: (error: GoalControllerError) => void
 }
 
 export type GoalController = {
@@ -46,10 +62,18 @@ const defaultContinuation = (goal: GoalState, round: number) =>
  * completion or clear, or a user cancel (which disarms). Human prompts go first: a continuation
  * is only queued when no human prompt waits, and one that would be admitted while a human prompt
  * waits (or that went stale) is blocked at `promptSubmit` and owed for later.
+ *
+ * It runs inside the agent's subscribers, so it never throws there: a transcript event the fold
+ * refuses is skipped (the last good state stays) and a failing `continuation` blocks the goal;
+ * both are reported through `onError`.
  */
 export const createGoalController = (agent: Agent, options: GoalControllerOptions = {}): GoalController => {
-  const defaultMax = options.defaultMaxRounds === undefined ? 10 : options.defaultMaxRounds
-  const continuation = options.continuation ?? defaultContinuation
+  // Read once, from the checked copy: a getter cannot answer differently later.
+  const checked = (parseGoalInput(controllerOptionsSchema, options, 'createGoalController()', 'options') ??
+    {}) as GoalControllerOptions
+  const defaultMax = checked.defaultMaxRounds === undefined ? 10 : checked.defaultMaxRounds
+  const continuation = checked.continuation ?? defaultContinuation
+  const report = checked.onError ?? reportGoalError
   let durable: GoalView = NO_GOAL
   let pending: GoalChange[] = []
   let armed = true
@@ -70,7 +94,16 @@ export const createGoalController = (agent: Agent, options: GoalControllerOption
 
   agent.transcript$.subscribe({
     next: (event) => {
-      const next = goalStep(durable, event)
+      let next: GoalView
+      try {
+        next = goalStep(durable, event)
+      } catch (error) {
+        // The transcript holds what the fold refuses (a history, a hook's rewrite, an injected
+        // round out of turn): a throw here would kill the process, so skip it and say so.
+        if (!(error instanceof GoalEventError)) throw error
+        report(error)
+        return
+      }
       if (next === durable) return
       durable = next
       if (event.type === 'user/message' && event.data.source.kind === 'goal') {
@@ -128,7 +161,18 @@ export const createGoalController = (agent: Agent, options: GoalControllerOption
     }
     const round = rounds + 1
     const source = { kind: 'goal', goalId: goal.goalId, revision: goal.revision, round }
-    continuationId = agent.followup({ content: [{ type: 'text', text: continuation(goal, round) }], source })
+    try {
+      continuationId = agent.followup({
+        content: [{ type: 'text', text: continuation(goal, round) }],
+        source,
+      })
+    } catch (error) {
+      // The user's callback failed, in an agent subscriber: block (explicit in the transcript,
+      // like the round cap) rather than throw there or leave an active goal that never runs.
+      const message = describeThrown(error)
+      next(goal, { phase: 'blocked', blocked: { code: 'continuation-failed', message } })
+      report(new GoalContinuationError(round, error))
+    }
   }
   const startIfIdle = () => {
     if (agent.status === 'idle') maybeContinue()

@@ -26,3 +26,34 @@ export class GoalRevisionConflict extends Error {
     )
   }
 }
+
+/**
+ * The `continuation` option threw, or returned text `followup` refuses, for round `round`. The
+ * controller blocked the goal with code `continuation-failed` instead of queueing the round;
+ * `resume()` tries again. `cause` is what was thrown.
+ */
+export class GoalContinuationError extends Error {
+  override readonly name = 'GoalContinuationError'
+  constructor(
+    readonly round: number,
+    cause: unknown,
+  ) {
+    super(
+      `continuation(goal, ${round}) failed: ${describeThrown(cause)}; the goal is blocked with code 'continuation-failed', and resume() tries again`,
+      { cause },
+    )
+  }
+}
+
+/**
+ * A one-line description of any thrown value, itself never throwing (a revoked Proxy, an
+ * `Object.create(null)`, an Error whose `message` getter throws).
+ */
+export const describeThrown = (value: unknown): string => {
+  try {
+    if (value instanceof Error) return `${value.name}: ${value.message}`
+    return typeof value === 'string' ? value : String(value)
+  } catch {
+    return 'a value that cannot be read'
+  }
+}

@@ -23,3 +23,18 @@ export const parseGoalInput = <T>(schema: z.ZodType<T>, value: unknown, call: st
 
 export const parseRevision = (value: unknown): number | undefined =>
   parseGoalInput(revisionSchema, value, 'edit()', 'expectedRevision')
+
+const callback = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', {
+  message: 'expected a function',
+})
+/**
+ * `createGoalController`'s options, checked when it is created: a bad `defaultMaxRounds` would
+ * otherwise surface only at `create()`, as a goal change the agent refuses.
+ */
+export const controllerOptionsSchema = z
+  .strictObject({
+    defaultMaxRounds: maxRounds.optional(),
+    continuation: callback.optional(),
+    onError: callback.optional(),
+  })
+  .optional()

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { InvalidInputError } from '../errors.js'
+import { renderGoalChange } from '../goals/render.js'
 import type { MessageSource, UserMessageData } from './types.js'
 import { userSource } from './userText.js'
 import { parseContextInput } from './validate.js'
@@ -167,7 +168,8 @@ describe('parseSendInput', () => {
     ])
   })
 
-  const goal = { kind: 'goal', goalId: 'g1', revision: 2, round: 0, change: { op: 'create', objective: 'o' } }
+  const change = { goalId: 'g1', revision: 2, objective: 'o', phase: 'active', maxRounds: null } as const
+  const goal = { kind: 'goal', goalId: 'g1', revision: 2, round: 0, change }
   it.each<[string, unknown, UserMessageData]>([
     ['the string shorthand', 'hi', { content: [text('hi')], source: user } as UserMessageData],
     ['an empty string', '', { content: [text('')], source: user } as UserMessageData],
@@ -182,7 +184,11 @@ describe('parseSendInput', () => {
       msg([text('a')], { kind: 'tool', tool: 'search' }),
       msg([text('a')], { kind: 'tool', tool: 'search' }) as UserMessageData,
     ],
-    ['a goal source with change', msg([text('a')], goal), msg([text('a')], goal) as UserMessageData],
+    [
+      'a goal change (canonical content)',
+      msg([text(renderGoalChange(change))], goal),
+      msg([text(renderGoalChange(change))], goal) as UserMessageData,
+    ],
     [
       'a goal source without change',
       msg([text('a')], { ...goal, round: 3, change: undefined }),

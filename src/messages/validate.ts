@@ -4,6 +4,7 @@
  * it returns, so a refused call leaves no trace.
  */
 import { type InputIssue, InvalidInputError } from '../errors.js'
+import { goalMessageIssue, goalStateTextIssue, isGoalStateText } from '../goals/goalMessageIssue.js'
 import {
   cancelCauseSchema,
   cancelOptionsSchema,
@@ -33,6 +34,9 @@ import { userSource, userText } from './userText.js'
  *    other top-level keys (an `id`, say) are ignored and an `AgentMessage` can be sent again.
  * 3. Those two are snapshotted (deep copy, non-JSON refused with a path), then checked against
  *    `userMessageDataSchema`.
+ * 4. A message that `decodeGoalEvent` would throw on (R33: `<goal_state>` text from a non-goal
+ *    source, a round-0 goal source that is not a canonical change), or a continuation round
+ *    that carries a `change`, is refused, string shorthand included.
  *
  * @returns a deep-frozen object with exactly the keys `content` and `source`.
  * @throws InvalidInputError naming `call` and the paths, which start with `root`.
@@ -49,6 +53,7 @@ export const parseContextInput = (
     return typeof value === 'string' ? userText(value) : value
   }
   if (typeof input === 'string') {
+    if (isGoalStateText(input)) throw new InvalidInputError(call, [goalStateTextIssue(rootPath)])
     const text = Object.freeze({ type: 'text', text: input } as const)
     return Object.freeze({ content: Object.freeze([text]), source: deepFreeze(defaultSource) })
   }
@@ -80,7 +85,10 @@ const guarded = <T>(call: string, path: Path, parse: () => T): T => {
 
 /** Input from the user: the string of the shorthand when the value is its, else the data. */
 const parseUserValue = (input: unknown, call: string, rootPath: Path): string | UserMessageData => {
-  if (typeof input === 'string') return input
+  if (typeof input === 'string') {
+    if (isGoalStateText(input)) throw new InvalidInputError(call, [goalStateTextIssue(rootPath)])
+    return input
+  }
   // `guarded`, inlined: this runs per send, and the closure would be made per send.
   try {
     const { content, source } = plainInput(input, call, rootPath)
@@ -109,7 +117,11 @@ export const parseContextData = (
   if (!result.success)
     throw new InvalidInputError(call, toInputIssues(result.error, rootPath, snapshot.value))
   // The schemas neither strip nor transform, so the frozen snapshot is the validated value.
-  return snapshot.value as UserMessageData
+  const data = snapshot.value as UserMessageData
+  // A goal message that would not decode would break every goal fold of the transcript (R33).
+  const goal = goalMessageIssue(data.content, data.source)
+  if (goal) throw new InvalidInputError(call, [{ path: [...rootPath, ...goal.path], message: goal.message }])
+  return data
 }
 
 /**
@@ -137,6 +149,8 @@ export const userTextFastPath = (content: unknown, source: unknown): UserMessage
     if (order === NOT) return undefined
     const { type, text } = block as { type: unknown; text: unknown }
     if (type !== 'text' || typeof text !== 'string') return undefined
+    // Text that claims to be goal state takes the full path, which refuses it (R33).
+    if (i === 0 && isGoalStateText(text)) return undefined
     if (order === FIRST && content.length === 1) return text
     blocks ??= new Array<ContentBlock>(content.length)
     // Keys in the caller's order, as the full path's copy keeps them (JSON lines look the same).
