@@ -2,19 +2,25 @@ import { defer } from 'rxjs'
 import type { ModelAdapter } from '../loop/model.js'
 import { chatEvents } from './chatEvents.js'
 import { chatRequestBody } from './chatRequestBody.js'
+import { checkOptions } from './checkOptions.js'
 import { postEventStream } from './postEventStream.js'
+import { redact, secretsOf } from './redact.js'
 
 export type OpenAIModelOptions = {
   /** Default `https://api.openai.com/v1`; for example `http://localhost:11434/v1` for Ollama. */
   readonly baseURL?: string
   /**
    * Sent as `Authorization: Bearer …`; local servers usually need none. `undefined` (an unset
-   * environment variable) sends none.
+   * environment variable) sends none. It is never quoted in an error: see below.
    */
   readonly apiKey?: string | undefined
   /** The model name, for example `gpt-4o-mini`. */
   readonly model: string
-  /** Extra request headers; they override the adapter's own. */
+  /**
+   * Extra request headers; they override the adapter's own. The values of credential headers (a
+   * name with `auth`, `key`, `token`, `secret`, `password`, `cookie` or `session` in it) are
+   * redacted from errors like the key.
+   */
   readonly headers?: Readonly<Record<string, string>>
   /** A `fetch` to use instead of the global one (a proxy, a test double, a logging wrapper). */
   readonly fetch?: typeof fetch
@@ -44,6 +50,8 @@ const defaultBaseURL = 'https://api.openai.com/v1'
  * 3. An abort of the request's signal aborts the fetch and errors with the signal's reason;
  *    unsubscribing aborts the fetch too.
  * 4. Nothing happens until the returned Observable is subscribed; each subscription is one request.
+ * 5. No error quotes the API key or a credential header: what a server or a fetch echoes back is
+ *    redacted (`[redacted]`) wherever an error carries it (message, `body`, `cause`).
  *
  * ```ts
  * const agent = createAgent({
@@ -51,11 +59,12 @@ const defaultBaseURL = 'https://api.openai.com/v1'
  * })
  * ```
  *
- * @throws TypeError when `model` is not a non-empty string.
+ * @throws TypeError when `model` is not a non-empty string, or `apiKey` or a header value cannot
+ *   be sent in an HTTP header (a line break, often the newline at the end of a key file). The
+ *   message never prints the key.
  */
 export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
-  if (typeof options?.model !== 'string' || options.model === '')
-    throw new TypeError(`openaiModel(): options.model: expected the model name, for example 'gpt-4o-mini'`)
+  checkOptions(options)
   const url = `${(options.baseURL ?? defaultBaseURL).replace(/\/+$/, '')}/chat/completions`
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -63,15 +72,18 @@ export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
     ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
     ...options.headers,
   }
+  const secrets = secretsOf(options.apiKey, headers, url)
+  const context = { url: redact(url, secrets), secrets }
   return (request) =>
     defer(() =>
       postEventStream({
         // Looked up per request, so a global fetch installed later (or stubbed in a test) is used.
         fetch: options.fetch ?? globalThis.fetch,
         url,
+        context,
         headers,
         body: JSON.stringify(chatRequestBody(options, request)),
         signal: request.signal,
       }),
-    ).pipe(chatEvents(`call_${request.turn}_${request.step}_`))
+    ).pipe(chatEvents(`call_${request.turn}_${request.step}_`, secrets))
 }

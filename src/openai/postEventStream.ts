@@ -1,11 +1,13 @@
 import { createParser } from 'eventsource-parser'
 import { Observable } from 'rxjs'
-import { httpError, networkError } from './httpError.js'
+import { type ErrorContext, httpError, networkError } from './httpError.js'
 import { ModelRequestError } from './ModelRequestError.js'
 
 export type PostInit = {
   readonly fetch: typeof fetch
   readonly url: string
+  /** The URL as errors show it, and the secrets they never quote. */
+  readonly context: ErrorContext
   readonly headers: Readonly<Record<string, string>>
   readonly body: string
   /** The request's signal: its abort fails the stream with `signal.reason`. */
@@ -27,7 +29,7 @@ export type PostInit = {
  */
 export const postEventStream = (init: PostInit): Observable<string> =>
   new Observable<string>((subscriber) => {
-    const { signal, url } = init
+    const { signal, context } = init
     if (signal.aborted) {
       subscriber.error(signal.reason)
       return
@@ -56,17 +58,17 @@ export const postEventStream = (init: PostInit): Observable<string> =>
           parser.feed(decoder.decode(result.value, { stream: true }))
           if (!subscriber.closed) read(reader)
         },
-        (error) => subscriber.error(networkError(url, error, true)),
+        (error) => subscriber.error(networkError(context, error, true)),
       )
 
     const onResponse = (response: Response): void => {
       if (!response.ok) {
-        const fail = (text: string) => subscriber.error(httpError(url, response, text, Date.now()))
+        const fail = (text: string) => subscriber.error(httpError(context, response, text, Date.now()))
         return settle(response.text(), fail, () => fail(''))
       }
       if (!response.body) {
         subscriber.error(
-          new ModelRequestError(`openaiModel: POST ${url} answered ${response.status} with no body`),
+          new ModelRequestError(`openaiModel: POST ${context.url} answered ${response.status} with no body`),
         )
         return
       }
@@ -76,11 +78,11 @@ export const postEventStream = (init: PostInit): Observable<string> =>
     try {
       const request = { method: 'POST', headers: init.headers, body: init.body, signal: controller.signal }
       settle(init.fetch(init.url, request), onResponse, (error) =>
-        subscriber.error(networkError(url, error, false)),
+        subscriber.error(networkError(context, error, false)),
       )
     } catch (error) {
       // A custom fetch that throws instead of rejecting.
-      subscriber.error(networkError(url, error, false))
+      subscriber.error(networkError(context, error, false))
     }
     return () => {
       signal.removeEventListener('abort', onAbort)
