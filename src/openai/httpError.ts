@@ -1,4 +1,5 @@
 import { ModelRequestError } from './ModelRequestError.js'
+import type { BodyStart } from './readBodyStart.js'
 import { quote, redactCause } from './redact.js'
 import { retryAfterMs } from './retryAfterMs.js'
 
@@ -8,22 +9,25 @@ export type ErrorContext = { readonly url: string; readonly secrets: readonly st
 /**
  * The error of a non-2xx answer: status, the server's own error message (OpenAI's
  * `{error: {message}}`, a bare `{error}` string, vLLM's `{message}`, FastAPI's `{detail}`, else the
- * text itself), how long to wait, and a hint at the usual fix. The body is quoted (redacted, cut).
+ * text itself), how long to wait, and a hint at the usual fix. Only the start of the body was read
+ * (`readBodyStart`); what the error quotes of it is redacted and cut to 500 characters, with a note
+ * of how many bytes were cut.
  */
 export const httpError = (
   { url, secrets }: ErrorContext,
   response: Response,
-  text: string,
+  { text, rest }: BodyStart,
   now: number,
 ): ModelRequestError => {
   const wait = retryAfterMs(response.headers, now)
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`
-  const detail = quote(serverMessage(text), secrets, 500)
+  const own = serverMessage(text)
+  const detail = own === undefined ? quote(text.trim(), secrets, 500, rest) : quote(own, secrets, 500)
   const message = `openaiModel: POST ${url} answered ${status}${detail ? `: ${detail}` : ''}${hint(response.status, wait)}`
   return new ModelRequestError(message, {
     status: response.status,
     retryAfterMs: wait,
-    body: quote(text, secrets, 500),
+    body: quote(text, secrets, 500, rest),
   })
 }
 
@@ -48,19 +52,19 @@ const hint = (status: number, wait: number | undefined): string => {
   return ''
 }
 
-/** The server's own message when the body is a JSON error, else the body itself. */
-const serverMessage = (text: string): string => {
+/** The server's own message when the body is a JSON error. */
+const serverMessage = (text: string): string | undefined => {
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch {
-    return text.trim()
+    return undefined
   }
   const body = record(json)
   const error = body?.error
   const candidates = [record(error)?.message, error, body?.message, body?.detail]
   const found = candidates.find((c) => typeof c === 'string' && c !== '')
-  return typeof found === 'string' ? found : text.trim()
+  return typeof found === 'string' ? found : undefined
 }
 
 const record = (value: unknown): Record<string, unknown> | undefined =>

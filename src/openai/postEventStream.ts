@@ -2,6 +2,7 @@ import { createParser } from 'eventsource-parser'
 import { Observable } from 'rxjs'
 import { type ErrorContext, httpError, networkError } from './httpError.js'
 import { ModelRequestError } from './ModelRequestError.js'
+import { type BodyStart, readBodyStart } from './readBodyStart.js'
 
 export type PostInit = {
   readonly fetch: typeof fetch
@@ -14,6 +15,9 @@ export type PostInit = {
   readonly signal: AbortSignal
 }
 
+/** How much of an error body is read: enough for any JSON error, bounded whatever the server sends. */
+const errorBodyLimit = 64 * 1024
+
 /**
  * POSTs a JSON body and emits the `data` of every server-sent event of a 2xx answer, completing
  * when the body ends. This is the I/O edge, so it is the one place that touches Promises: `fetch`
@@ -23,7 +27,8 @@ export type PostInit = {
  *    example after `[DONE]`), so the connection closes.
  * 2. An abort of `signal` errors with `signal.reason` at once (the loop expects exactly that after
  *    a cancel); the teardown then aborts the fetch. An already-aborted signal sends nothing.
- * 3. A non-2xx answer errors with `ModelRequestError` (status, retry-after, the server's message);
+ * 3. A non-2xx answer errors with `ModelRequestError` (status, retry-after, the server's message)
+ *    once the first 64 KiB of its body are read (the rest is cancelled, never kept whole);
  *    a network failure or a body that breaks while read errors with one whose `status` is
  *    `undefined`.
  */
@@ -63,8 +68,10 @@ export const postEventStream = (init: PostInit): Observable<string> =>
 
     const onResponse = (response: Response): void => {
       if (!response.ok) {
-        const fail = (text: string) => subscriber.error(httpError(context, response, text, Date.now()))
-        return settle(response.text(), fail, () => fail(''))
+        const fail = (start: BodyStart) => subscriber.error(httpError(context, response, start, Date.now()))
+        return settle(readBodyStart(response, errorBodyLimit), fail, () =>
+          fail({ text: '', rest: { bytes: 0, exact: false } }),
+        )
       }
       if (!response.body) {
         subscriber.error(
