@@ -73,3 +73,66 @@ describe('openaiModel: a large error body is quoted in part, saying how much was
     await server.closed(0)
   })
 })
+
+describe('openaiModel: a 200 that is not an event stream says what came back', () => {
+  it('an HTML page (a wrong baseURL): status 200, its content-type and start, not retryable', async () => {
+    const page = `<!doctype html><html><head><title>Sign in</title></head><body>${'<p>…</p>'.repeat(fiveMB / 8)}</body></html>`
+    const server = await serve((res) => {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-length': Buffer.byteLength(page),
+      })
+      res.end(page)
+    })
+    const error = await failure(server)
+    expect(error).toMatchObject({ status: 200, retryAfterMs: undefined })
+    expect(error.message).not.toMatch(/dropped|retrying the request may help/)
+    expect(error.message).toContain(
+      `expected a server-sent event stream from POST ${server.baseURL}/chat/completions, but the server answered 200 with content-type text/html; charset=utf-8: <!doctype html><html><head><title>Sign in</title>`,
+    )
+    expect(error.message).toMatch(/more bytes cut\]; retrying will not help: check baseURL/)
+    expect(error.message.length).toBeLessThan(1000)
+    expect(error.body?.startsWith('<!doctype html>')).toBe(true)
+    await server.closed(0)
+  })
+
+  it('one JSON completion (a server that ignores stream: true): its start is quoted', async () => {
+    const completion = JSON.stringify({
+      object: 'chat.completion',
+      choices: [{ message: { content: 'Hi' } }],
+    })
+    const server = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(completion)
+    })
+    const error = await failure(server)
+    expect(error).toMatchObject({ status: 200, body: completion })
+    expect(error.message).toContain(
+      `answered 200 with content-type application/json: ${completion}; retrying will not help`,
+    )
+  })
+
+  it('no content-type: read as an event stream; a body without any event reports how it started', async () => {
+    const stream = await serve((res) => {
+      res.writeHead(200)
+      res.end('data: {"choices":[{"delta":{"content":"ok"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n')
+    })
+    expect(
+      await lastValueFrom(
+        from(openaiModel({ baseURL: stream.baseURL, model: 'm' })(request())).pipe(toArray()),
+      ),
+    ).toEqual([
+      { type: 'text', text: 'ok' },
+      { type: 'finish', reason: 'stop' },
+    ])
+    const json = await serve((res) => {
+      res.writeHead(200)
+      res.end('{"object":"chat.completion","choices":[]}')
+    })
+    const error = await failure(json)
+    expect(error).toMatchObject({ status: 200 })
+    expect(error.message).toContain(
+      'answered 200 with no content-type: {"object":"chat.completion","choices":[]}; retrying will not help',
+    )
+  })
+})

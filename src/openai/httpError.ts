@@ -44,6 +44,27 @@ export const networkError = (
   })
 }
 
+/**
+ * A 2xx answer that is not an event stream: a web page (a wrong baseURL, a proxy's login page) or
+ * one JSON completion (a server that ignores `stream: true`). Retrying gets the same answer, so the
+ * error keeps the status and says what came back instead.
+ */
+export const notEventStreamError = (
+  { url, secrets }: ErrorContext,
+  response: Response,
+  { text, rest }: BodyStart,
+): ModelRequestError => {
+  const type = response.headers.get('content-type')
+  const what = type === null ? 'no content-type' : `content-type ${type}`
+  const start = quote(text.trim(), secrets, 200, rest) || '(an empty body)'
+  return new ModelRequestError(
+    `openaiModel: expected a server-sent event stream from POST ${url}, but the server answered ` +
+      `${response.status} with ${what}: ${start}; retrying will not help: check baseURL (it should ` +
+      'end where /chat/completions follows, often /v1) and that the server streams (stream: true)',
+    { status: response.status, body: quote(text, secrets, 500, rest) },
+  )
+}
+
 const hint = (status: number, wait: number | undefined): string => {
   if (status === 401 || status === 403) return ' (check apiKey and headers)'
   if (status === 404) return ' (check baseURL and model)'

@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser'
 import { Observable } from 'rxjs'
-import { type ErrorContext, httpError, networkError } from './httpError.js'
+import { type ErrorContext, httpError, networkError, notEventStreamError } from './httpError.js'
 import { ModelRequestError } from './ModelRequestError.js'
 import { type BodyStart, readBodyStart } from './readBodyStart.js'
 
@@ -17,6 +17,15 @@ export type PostInit = {
 
 /** How much of an error body is read: enough for any JSON error, bounded whatever the server sends. */
 const errorBodyLimit = 64 * 1024
+/** How much of a 2xx body that is not an event stream is kept to show what it was. */
+const bodyStartBytes = 4 * 1024
+const bodyStartChars = 1024
+
+const isEventStream = (contentType: string): boolean =>
+  contentType.split(';')[0]?.trim().toLowerCase() === 'text/event-stream'
+
+const encoder = new TextEncoder()
+const byteLength = (text: string): number => encoder.encode(text).length
 
 /**
  * POSTs a JSON body and emits the `data` of every server-sent event of a 2xx answer, completing
@@ -31,6 +40,9 @@ const errorBodyLimit = 64 * 1024
  *    once the first 64 KiB of its body are read (the rest is cancelled, never kept whole);
  *    a network failure or a body that breaks while read errors with one whose `status` is
  *    `undefined`.
+ * 4. A 2xx answer whose content-type is not `text/event-stream` errors with `ModelRequestError`
+ *    (that status, the start of the body) without reading the rest; one without a content-type is
+ *    read as an event stream, and errors the same way if its body ends without any sign of one.
  */
 export const postEventStream = (init: PostInit): Observable<string> =>
   new Observable<string>((subscriber) => {
@@ -47,21 +59,43 @@ export const postEventStream = (init: PostInit): Observable<string> =>
     const settle = <T>(promise: Promise<T>, ok: (value: T) => void, ko: (error: unknown) => void) => {
       promise.then(ok, ko).catch((error: unknown) => subscriber.error(error))
     }
-    const parser = createParser({ onEvent: (event) => subscriber.next(event.data) })
+    // Whether the body has shown anything of an event stream yet, and how it started, so that a
+    // body without a content-type that holds no event at all can be reported for what it is.
+    let streamSeen = false
+    let start = ''
+    let bytes = 0
+    const seen = () => {
+      streamSeen = true
+    }
+    const parser = createParser({
+      onEvent: (event) => {
+        streamSeen = true
+        subscriber.next(event.data)
+      },
+      onComment: seen,
+      onRetry: seen,
+      onId: seen,
+    })
     const decoder = new TextDecoder()
+    const feed = (text: string) => {
+      if (start.length < bodyStartChars) start += text.slice(0, bodyStartChars - start.length)
+      parser.feed(text)
+    }
 
-    const read = (reader: ReadableStreamDefaultReader<Uint8Array>): void =>
+    const read = (response: Response, reader: ReadableStreamDefaultReader<Uint8Array>): void =>
       settle(
         reader.read(),
         (result) => {
           if (subscriber.closed) return
           if (result.done) {
-            parser.feed(decoder.decode())
-            subscriber.complete()
-            return
+            feed(decoder.decode())
+            if (streamSeen || start.trim() === '') return subscriber.complete()
+            const rest = { bytes: bytes - byteLength(start), exact: true }
+            return subscriber.error(notEventStreamError(context, response, { text: start, rest }))
           }
-          parser.feed(decoder.decode(result.value, { stream: true }))
-          if (!subscriber.closed) read(reader)
+          bytes += result.value.length
+          feed(decoder.decode(result.value, { stream: true }))
+          if (!subscriber.closed) read(response, reader)
         },
         (error) => subscriber.error(networkError(context, error, true)),
       )
@@ -79,7 +113,15 @@ export const postEventStream = (init: PostInit): Observable<string> =>
         )
         return
       }
-      read(response.body.getReader())
+      const type = response.headers.get('content-type')
+      // A missing content-type is read as an event stream: some proxies drop the header.
+      if (type !== null && !isEventStream(type)) {
+        const fail = (start: BodyStart) => subscriber.error(notEventStreamError(context, response, start))
+        return settle(readBodyStart(response, bodyStartBytes), fail, () =>
+          fail({ text: '', rest: { bytes: 0, exact: false } }),
+        )
+      }
+      read(response, response.body.getReader())
     }
 
     try {
