@@ -3,8 +3,6 @@
  * streamed text, reasoning, tool calls assembled from interleaved deltas, usage, finish reasons,
  * HTTP failures, a dropped connection, a client abort, the request body, and an agent end to end.
  */
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { asapScheduler, from, lastValueFrom, tap, toArray } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -19,97 +17,26 @@ import {
 } from '../src/index.js'
 import { ModelRequestError, type OpenAIModelOptions, openaiModel } from '../src/openai.js'
 import { label } from '../src/testing.js'
+import {
+  answer,
+  chunk,
+  closeServers,
+  delay,
+  event,
+  inTurn,
+  serve,
+  sse,
+  sseHead,
+  stopLastServer,
+  type TestServer,
+  usage,
+} from './support/openaiServer.js'
 
-type Received = {
-  readonly method: string | undefined
-  readonly url: string | undefined
-  readonly headers: IncomingHttpHeaders
-  readonly body: unknown
-}
-type Handler = (res: ServerResponse, request: Received, index: number) => void
-
-type TestServer = {
-  readonly baseURL: string
-  readonly received: Received[]
-  /** Resolves when the connection of request `index` (0-based) closes. */
-  readonly closed: (index: number) => Promise<void>
-}
-
-const servers: Server[] = []
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  }
-})
-
-/** A server on 127.0.0.1 (port 0) that records each request and answers with `handler`. */
-const serve = async (handler: Handler): Promise<TestServer> => {
-  const received: Received[] = []
-  const closes: Promise<void>[] = []
-  const server = createServer((req, res) => {
-    const index = received.length
-    const chunks: Buffer[] = []
-    closes[index] = new Promise((resolve) => res.on('close', () => resolve()))
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8')
-      const request = { method: req.method, url: req.url, headers: req.headers, body: JSON.parse(text) }
-      received.push(request)
-      handler(res, request, index)
-    })
-  })
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  const closed = (index: number) => closes[index] ?? Promise.reject(new Error(`no request ${index}`))
-  return { baseURL: `http://127.0.0.1:${port}/v1`, received, closed }
-}
+afterEach(closeServers)
 
 /** The JSON body of request `index`. */
 const bodyOf = (server: TestServer, index: number) =>
   server.received[index]?.body as Record<string, unknown> | undefined
-
-/** Answers request i with handler i (the last one for any later request). */
-const inTurn =
-  (...handlers: Handler[]): Handler =>
-  (res, request, index) =>
-    handlers[Math.min(index, handlers.length - 1)]?.(res, request, index)
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
-/** One `chat.completion.chunk` with a delta for choice 0. */
-const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) => ({
-  id: 'chatcmpl-1',
-  object: 'chat.completion.chunk',
-  created: 0,
-  model: 'test-model',
-  choices: [{ index: 0, delta, logprobs: null, finish_reason }],
-})
-/** The final usage chunk that `stream_options.include_usage` asks for. */
-const usage = (prompt_tokens: number, completion_tokens: number) => ({
-  id: 'chatcmpl-1',
-  object: 'chat.completion.chunk',
-  created: 0,
-  model: 'test-model',
-  choices: [],
-  usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
-})
-const sseHead = (res: ServerResponse) =>
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-const event = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`
-
-/** Answers with these chunks as server-sent events, then `[DONE]`, then ends. */
-const sse =
-  (...chunks: unknown[]): Handler =>
-  (res) => {
-    sseHead(res)
-    for (const c of chunks) res.write(event(c))
-    res.end(event('[DONE]'))
-  }
-
-const answer = (text: string) =>
-  sse(chunk({ role: 'assistant', content: text }), chunk({}, 'stop'), usage(1, 1))
 
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] })
 
@@ -361,8 +288,7 @@ describe('openaiModel: failures are ModelRequestError', () => {
   it('a refused connection: status undefined, a message naming the URL, the cause kept', async () => {
     const server = await serve(answer('unused'))
     const closedURL = server.baseURL
-    const [open] = servers.splice(0)
-    await new Promise((resolve) => open?.close(resolve))
+    await stopLastServer()
     const { error } = await failure({ ...server, baseURL: closedURL })
     expect(error).toBeInstanceOf(ModelRequestError)
     expect(error).toMatchObject({ status: undefined })

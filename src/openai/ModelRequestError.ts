@@ -1,16 +1,23 @@
 /**
  * A failed request to an OpenAI-compatible server: a non-2xx answer, a network failure, a
- * connection dropped mid-stream or a stream the adapter cannot read. The loop treats it as a
- * request failure (R24), so a `requestError` hook can inspect `status` and `retryAfterMs` and call
- * `agent.retry()`.
+ * connection dropped mid-stream, a `200` that is not an event stream, or a stream the adapter
+ * cannot read. The loop treats it as a request failure (R24), so a `requestError` hook can inspect
+ * `status` and `retryAfterMs` and call `agent.retry()`. Its message says whether retrying may help.
+ * No field quotes the API key or a credential header: what the server echoed is redacted.
  */
 export class ModelRequestError extends Error {
   override readonly name = 'ModelRequestError'
-  /** The HTTP status; `undefined` when no answer arrived or the stream broke after a 2xx. */
+  /**
+   * The HTTP status; `undefined` when no answer arrived or the stream broke after a 2xx. A 2xx
+   * status means the answer was not an event stream: retrying gets the same answer.
+   */
   readonly status: number | undefined
   /** How long the server asked us to wait (`retry-after-ms`, else `retry-after`), in milliseconds. */
   readonly retryAfterMs: number | undefined
-  /** The raw response body of a non-2xx answer (truncated), for logs. */
+  /**
+   * The start of the response body of a non-2xx answer, or of a 2xx that was not an event stream,
+   * for logs: at most 500 characters and a note of the bytes cut, credentials redacted.
+   */
   readonly body: string | undefined
 
   constructor(

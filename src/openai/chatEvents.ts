@@ -20,15 +20,16 @@ import {
  * 2. A source that completes after a `finish_reason` closes the stream the same way; one that
  *    completes before errors with `ModelRequestError` (the connection was dropped).
  * 3. A malformed payload errors with `ModelRequestError`; a source error passes through.
+ * 4. What an error quotes from the stream has every one of `secrets` redacted.
  */
 export const chatEvents =
-  (idPrefix: string): OperatorFunction<string, ModelEvent> =>
+  (idPrefix: string, secrets: readonly string[] = []): OperatorFunction<string, ModelEvent> =>
   (data$) =>
     data$.pipe(
       map((data): ChatStreamInput => ({ type: 'data', data })),
       endWith<ChatStreamInput>({ type: 'end' }),
       scan<ChatStreamInput, ChatStreamStep>((step, input) => reduceChatStream(step.state, input), {
-        state: initialChatStream(idPrefix),
+        state: initialChatStream(idPrefix, secrets),
         events: [],
       }),
       takeWhile((step) => !step.state.done, true),

@@ -1,20 +1,27 @@
-import { defer } from 'rxjs'
+import { concatMap, defer } from 'rxjs'
 import type { ModelAdapter } from '../loop/model.js'
+import { boundWaits } from './boundWaits.js'
 import { chatEvents } from './chatEvents.js'
 import { chatRequestBody } from './chatRequestBody.js'
+import { checkOptions } from './checkOptions.js'
 import { postEventStream } from './postEventStream.js'
+import { redact, secretsOf } from './redact.js'
 
 export type OpenAIModelOptions = {
   /** Default `https://api.openai.com/v1`; for example `http://localhost:11434/v1` for Ollama. */
   readonly baseURL?: string
   /**
    * Sent as `Authorization: Bearer …`; local servers usually need none. `undefined` (an unset
-   * environment variable) sends none.
+   * environment variable) sends none. It is never quoted in an error: see below.
    */
   readonly apiKey?: string | undefined
   /** The model name, for example `gpt-4o-mini`. */
   readonly model: string
-  /** Extra request headers; they override the adapter's own. */
+  /**
+   * Extra request headers; they override the adapter's own. The values of credential headers (a
+   * name with `auth`, `key`, `token`, `secret`, `password`, `cookie` or `session` in it) are
+   * redacted from errors like the key.
+   */
   readonly headers?: Readonly<Record<string, string>>
   /** A `fetch` to use instead of the global one (a proxy, a test double, a logging wrapper). */
   readonly fetch?: typeof fetch
@@ -27,9 +34,26 @@ export type OpenAIModelOptions = {
    * server that refuses it).
    */
   readonly extraBody?: Readonly<Record<string, unknown>>
+  /**
+   * How long the response headers may take to arrive, in milliseconds; default 120 000. Some
+   * servers (Ollama) send them only with the first token, after reading the whole prompt.
+   */
+  readonly headersTimeoutMs?: number
+  /**
+   * How long the answer may stay silent between two chunks, in milliseconds; default 120 000. A
+   * server may read a long prompt or a model reason for a while before the next chunk.
+   */
+  readonly idleTimeoutMs?: number
 }
 
 const defaultBaseURL = 'https://api.openai.com/v1'
+/**
+ * Two minutes: longer than a healthy server usually stays silent (a local model reading a long
+ * prompt, a reasoning model thinking before it streams), and shorter than the five minutes after
+ * which Node's own fetch gives up (undici's `headersTimeout` and `bodyTimeout`), so that the error
+ * is this adapter's, which names the option to raise.
+ */
+const defaultTimeoutMs = 120_000
 
 /**
  * A model adapter for OpenAI-compatible Chat Completions streaming: OpenAI, DeepSeek, vLLM,
@@ -39,11 +63,18 @@ const defaultBaseURL = 'https://api.openai.com/v1'
  * 1. Text and reasoning (`reasoning_content` or `reasoning`) stream as deltas; tool calls are
  *    assembled from their deltas and emitted complete, then `finish` with the final usage.
  * 2. Every failure is a `ModelRequestError`: a non-2xx answer carries `status` and
- *    `retryAfterMs`; a network failure, a dropped connection or an unreadable stream has
- *    `status: undefined`. A `requestError` hook may inspect it and call `agent.retry()`.
+ *    `retryAfterMs`; a network failure, a dropped connection, a timeout or an unreadable stream
+ *    has `status: undefined`; a 2xx that is not an event stream keeps its status (retrying gets
+ *    the same answer). A `requestError` hook may inspect it and call `agent.retry()`.
  * 3. An abort of the request's signal aborts the fetch and errors with the signal's reason;
  *    unsubscribing aborts the fetch too.
  * 4. Nothing happens until the returned Observable is subscribed; each subscription is one request.
+ * 5. Every wait on the server is bounded: `headersTimeoutMs` until the response headers arrive,
+ *    `idleTimeoutMs` between two chunks of the body (a keep-alive comment counts). When one runs
+ *    out the request is aborted and fails with a `ModelRequestError` (status `undefined`) that
+ *    names the option: retrying may help.
+ * 6. No error quotes the API key or a credential header: what a server or a fetch echoes back is
+ *    redacted (`[redacted]`) wherever an error carries it (message, `body`, `cause`).
  *
  * ```ts
  * const agent = createAgent({
@@ -51,11 +82,12 @@ const defaultBaseURL = 'https://api.openai.com/v1'
  * })
  * ```
  *
- * @throws TypeError when `model` is not a non-empty string.
+ * @throws TypeError when `model` is not a non-empty string, or `apiKey` or a header value cannot
+ *   be sent in an HTTP header (a line break, often the newline at the end of a key file), or a
+ *   timeout is not a number of milliseconds from 1 to 2147483647. The message never prints the key.
  */
 export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
-  if (typeof options?.model !== 'string' || options.model === '')
-    throw new TypeError(`openaiModel(): options.model: expected the model name, for example 'gpt-4o-mini'`)
+  checkOptions(options)
   const url = `${(options.baseURL ?? defaultBaseURL).replace(/\/+$/, '')}/chat/completions`
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -63,15 +95,26 @@ export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
     ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
     ...options.headers,
   }
+  const secrets = secretsOf(options.apiKey, headers, url)
+  const context = { url: redact(url, secrets), secrets }
+  const limits = {
+    headersTimeoutMs: options.headersTimeoutMs ?? defaultTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs ?? defaultTimeoutMs,
+  }
   return (request) =>
     defer(() =>
       postEventStream({
         // Looked up per request, so a global fetch installed later (or stubbed in a test) is used.
         fetch: options.fetch ?? globalThis.fetch,
         url,
+        context,
         headers,
         body: JSON.stringify(chatRequestBody(options, request)),
         signal: request.signal,
       }),
-    ).pipe(chatEvents(`call_${request.turn}_${request.step}_`))
+    ).pipe(
+      boundWaits(context.url, limits),
+      concatMap((part) => (part.type === 'events' ? part.data : [])),
+      chatEvents(`call_${request.turn}_${request.step}_`, secrets),
+    )
 }

@@ -2,6 +2,7 @@ import type { FinishReason, ModelEvent } from '../loop/model.js'
 import type { Usage } from '../messages/types.js'
 import { type ChatChunk, chatChunkSchema, type ToolCallDelta } from './chatChunkSchema.js'
 import { ModelRequestError } from './ModelRequestError.js'
+import { quote } from './redact.js'
 
 /** A tool call being assembled from its deltas; `index` is the server's slot for it. */
 type ToolCallDraft = {
@@ -14,6 +15,8 @@ type ToolCallDraft = {
 export type ChatStreamState = {
   /** Ids for calls a server sent without one (some local servers do): `<prefix><index>`. */
   readonly idPrefix: string
+  /** Strings never to quote in an error (the API key, credential headers): see `redact.ts`. */
+  readonly secrets: readonly string[]
   /** Calls so far, in index order. They are emitted only when the stream closes: complete. */
   readonly calls: readonly ToolCallDraft[]
   /** The raw `finish_reason`; held back because usage arrives in a later chunk. */
@@ -32,8 +35,9 @@ export type ChatStreamStep = {
   readonly error?: ModelRequestError
 }
 
-export const initialChatStream = (idPrefix: string): ChatStreamState => ({
+export const initialChatStream = (idPrefix: string, secrets: readonly string[] = []): ChatStreamState => ({
   idPrefix,
+  secrets,
   calls: [],
   finishReason: undefined,
   usage: undefined,
@@ -55,12 +59,13 @@ export const reduceChatStream = (state: ChatStreamState, input: ChatStreamInput)
   try {
     json = JSON.parse(input.data)
   } catch {
-    return fail(state, `malformed JSON in a stream data line: ${excerpt(input.data)}`)
+    return fail(state, `malformed JSON in a stream data line: ${quote(input.data, state.secrets, 200)}`)
   }
   const parsed = chatChunkSchema.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
-    return fail(state, `unexpected chunk at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`)
+    const what = quote(String(issue?.message), state.secrets, 200)
+    return fail(state, `unexpected chunk at ${issue?.path.join('.') || '(root)'}: ${what}`)
   }
   return onChunk(state, parsed.data)
 }
@@ -72,7 +77,8 @@ const dropped =
 const onChunk = (state: ChatStreamState, chunk: ChatChunk): ChatStreamStep => {
   if (chunk.error) {
     const message = typeof chunk.error === 'string' ? chunk.error : chunk.error.message
-    return fail(state, `the server reported an error mid-stream: ${message ?? 'no message'}`)
+    const quoted = message ? quote(message, state.secrets, 500) : 'no message'
+    return fail(state, `the server reported an error mid-stream: ${quoted}`)
   }
   // Only one choice is asked for (no `n`); a server that numbers it still calls it 0.
   const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0)
@@ -159,5 +165,3 @@ const fail = (state: ChatStreamState, message: string): ChatStreamStep => ({
   events: [],
   error: new ModelRequestError(`openaiModel: ${message}`),
 })
-
-const excerpt = (text: string): string => (text.length > 200 ? `${text.slice(0, 200)}…` : text)
