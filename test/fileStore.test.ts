@@ -3,7 +3,15 @@
  * precedence, resume, and durability of `dispose()` / `session.flush()`.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -235,6 +243,9 @@ describe('fileStore: one writer per file (R29, R35)', () => {
     second.close?.()
   })
 
+  /** The lock file's owner line: pid, start time (or `-`), token. */
+  const lockOwner = (path: string) => readFileSync(`${path}.lock`, 'utf8').split(' ')
+
   it('R35: a stale lock whose pid is dead is taken over', () => {
     const path = logAt()
     writeFileSync(path, lines(SESSION))
@@ -243,16 +254,33 @@ describe('fileStore: one writer per file (R29, R35)', () => {
     writeFileSync(`${path}.lock`, String(dead))
     const store = fileStore(path)
     expect(store.load()).toEqual(SESSION)
-    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(String(process.pid))
+    expect(lockOwner(path)[0]).toBe(String(process.pid))
+    store.close?.()
+    expect(existsSync(`${path}.lock`)).toBe(false)
+    expect(readdirSync(dir)).toEqual(['session.jsonl'])
+  })
+
+  it('R35: a lock naming a live pid with another start time (the pid was reused) is taken over', () => {
+    const path = logAt()
+    writeFileSync(`${path}.lock`, `${process.pid} 1 ${'0'.repeat(32)}\n`)
+    const store = fileStore(path)
+    const [pid, start, token] = lockOwner(path)
+    expect(pid).toBe(String(process.pid))
+    expect(start).not.toBe('1')
+    expect(token).not.toBe(`${'0'.repeat(32)}\n`)
     store.close?.()
     expect(existsSync(`${path}.lock`)).toBe(false)
   })
 
-  it('R35: a lock file with garbage in it (a writer killed while creating it) is taken over', () => {
+  it('R35: a lock file naming no owner is held for a moment (an older writer mid-way), then taken over', () => {
     const path = logAt()
     writeFileSync(`${path}.lock`, '')
+    expect(() => fileStore(path)).toThrow(SessionLockedError)
+    expect(() => fileStore(path)).toThrow(/try again in a moment/)
+    const past = new Date(Date.now() - 10_000)
+    utimesSync(`${path}.lock`, past, past)
     const store = fileStore(path)
-    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(String(process.pid))
+    expect(lockOwner(path)[0]).toBe(String(process.pid))
     store.close?.()
   })
 
