@@ -155,6 +155,41 @@ describe('fileStore: opening logs (R35, R37)', () => {
     expect(readEvents(path)).toEqual(agent.session.events)
   })
 
+  it('R37: a complete last line without newline that is JSON but not a valid event is an error, not cut off', () => {
+    const path = logAt()
+    const wrongSeq = { ...SESSION[0], seq: 99 }
+    writeFileSync(path, `${lines(SESSION)}${JSON.stringify(wrongSeq)}`)
+    expectLogError(path, 13, /seq 99 out of order \(expected 13\)/)
+    const unknownType = { seq: 13, type: 'note/added', data: {} }
+    writeFileSync(path, `${lines(SESSION)}${JSON.stringify(unknownType)}`)
+    expectLogError(path, 13, /invalid event/)
+    writeFileSync(path, `${lines(SESSION)}[]`)
+    expectLogError(path, 13, /invalid event/)
+  })
+
+  it('R37: lines are read in chunks: multi-byte text across chunk boundaries survives, a torn tail is cut at its exact byte', () => {
+    const path = logAt()
+    // About 3.5 MiB of 2-, 3- and 4-byte characters: lines cross the reader's chunk boundaries
+    // at every offset within a character.
+    const big = (n: number) => 'é€😀'.repeat(n)
+    const events: SessionEvent[] = [
+      { seq: 1, type: 'user/message', data: { content: text(big(130_001)), source: { kind: 'user' } } },
+      { seq: 2, type: 'user/message', data: { content: text(`x${big(130_002)}`), source: { kind: 'user' } } },
+      {
+        seq: 3,
+        type: 'user/message',
+        data: { content: text(`xy${big(130_003)}`), source: { kind: 'user' } },
+      },
+    ]
+    const good = lines(events)
+    writeFileSync(path, `${good}{"seq":4,"type":"user/message","data":{"content":[{"type":"text","text":"😀`)
+    const store = fileStore(path)
+    expect(store.load()).toEqual(events)
+    expect(store.warnings).toHaveLength(1)
+    expect(readFileSync(path).equals(Buffer.from(good))).toBe(true)
+    store.close?.()
+  })
+
   it('R37: invalid JSON in the middle throws SessionLogError naming file and line; bytes untouched; lock released', () => {
     const path = logAt()
     const rows = lines(SESSION).split('\n')

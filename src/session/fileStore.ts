@@ -1,11 +1,11 @@
 import {
   closeSync,
-  existsSync,
+  constants,
+  fstatSync,
   fsync,
   fsyncSync,
   ftruncateSync,
   openSync,
-  readFileSync,
   write,
   writeSync,
 } from 'node:fs'
@@ -39,9 +39,10 @@ export const fileStore = (path: string): FileStore => {
   let fd: number | undefined
   let contents: ReturnType<typeof readLog>
   try {
-    contents = readLog(path, existsSync(path) ? readFileSync(path, 'utf8') : '')
-    fd = openSync(path, existsSync(path) ? 'r+' : 'w+')
-    ftruncateSync(fd, contents.validBytes)
+    fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o666)
+    contents = readLog(path, fd)
+    // Only a torn last line is cut off; a log that did not open was not touched (R37).
+    if (fstatSync(fd).size > contents.validBytes) ftruncateSync(fd, contents.validBytes)
   } catch (error) {
     if (fd !== undefined) closeSync(fd)
     release()
