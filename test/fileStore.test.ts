@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
+  alreadyFlushed,
   createAgent,
   fileStore,
   InvalidInputError,
@@ -24,6 +25,7 @@ import {
   type SessionEvent,
   SessionLockedError,
   SessionLogError,
+  type SessionStore,
 } from '../src/index.js'
 import { scriptedModel } from '../src/testing.js'
 import { record } from './support.js'
@@ -374,6 +376,49 @@ describe('history and resume (R37)', () => {
     const after = readEvents(path)
     expect(after.slice(0, SESSION.length)).toEqual(SESSION)
     expect(after[SESSION.length]).toMatchObject({ type: 'turn/start', data: { turn: 3 } })
+  })
+
+  it('R37: a custom store’s load() output is validated like the file store’s, before anything happens', () => {
+    /** A store of one's own whose `load()` hands back `events`; records whatever is asked of it. */
+    const customStore = (events: unknown) => {
+      const calls: string[] = []
+      const store: SessionStore = {
+        load: () => events as SessionEvent[],
+        append: () => {
+          calls.push('append')
+        },
+        flush: () => {
+          calls.push('flush')
+          return alreadyFlushed
+        },
+      }
+      return { store, calls }
+    }
+    const refused = (events: unknown, message: RegExp) => {
+      const { store, calls } = customStore(events)
+      let error: unknown
+      try {
+        createAgent({ model: scriptedModel([]), store, history: SESSION })
+      } catch (e) {
+        error = e
+      }
+      expect(error).toBeInstanceOf(InvalidInputError)
+      expect((error as Error).message).toMatch(message)
+      expect(calls).toEqual([])
+      return error as InvalidInputError
+    }
+    const reordered = SESSION.map((e) => (e.seq === 4 ? { ...e, seq: 5 } : e))
+    const error = refused(
+      reordered,
+      /^createAgent\(\): options\.store\.load\(\)\[3\]: seq 5 out of order \(expected 4\)/,
+    )
+    expect(error.issues[0]?.path).toEqual(['options', 'store', 'load()', 3])
+    refused([SESSION[0], { seq: 2, type: 'note', data: {} }], /options\.store\.load\(\)\[1\]: .*/)
+    refused([{ ...SESSION[0], data: { turn: 0 } }], /options\.store\.load\(\)\[0\]/)
+    refused('not events', /options\.store\.load\(\): expected an array/)
+    // A valid load() is taken as it is.
+    const { store } = customStore(SESSION)
+    expect(createAgent({ model: scriptedModel([]), store }).session.events).toEqual(SESSION)
   })
 
   it('R37: createAgent({history}) with an invalid event throws InvalidInputError at options.history[i]', () => {

@@ -12,12 +12,18 @@ export const lastTurnOf = (history: readonly SessionEvent[]): number => {
 }
 
 /**
- * The history a new agent continues (R37): what the store holds; else `given` (the `history`
- * option), checked and handed to the store, so the store holds the whole session.
+ * The history a new agent continues (R37): what the store holds, checked like a file store's
+ * lines (a store of your own may hand back anything); else `given` (the `history` option),
+ * checked and handed to the store, so the store holds the whole session.
  */
 export const openHistory = (store: SessionStore, given: unknown): readonly SessionEvent[] => {
-  const loaded = store.load()
-  if (loaded.length > 0) return loaded
+  const loaded: unknown = store.load()
+  if (!Array.isArray(loaded)) {
+    throw new InvalidInputError('createAgent()', [
+      { path: ['options', 'store', 'load()'], message: 'expected an array of session events' },
+    ])
+  }
+  if (loaded.length > 0) return checkEvents(loaded, ['options', 'store', 'load()'])
   const history = given === undefined ? [] : checkHistory(given)
   if (history.length > 0) store.append(history)
   return history
@@ -30,14 +36,17 @@ export const checkHistory = (history: unknown): readonly SessionEvent[] => {
       { path: ['options', 'history'], message: 'expected an array' },
     ])
   }
-  history.forEach((event, i) => {
+  return checkEvents(history, ['options', 'history'])
+}
+
+/** Every event against the schema and `seq` order; the first problem is an `InvalidInputError`. */
+const checkEvents = (events: readonly unknown[], path: readonly string[]): readonly SessionEvent[] => {
+  events.forEach((event, i) => {
     const problem = checkEvent(event, i)
     if (problem)
-      throw new InvalidInputError('createAgent()', [
-        { path: ['options', 'history', i], message: problem.message },
-      ])
+      throw new InvalidInputError('createAgent()', [{ path: [...path, i], message: problem.message }])
   })
-  return history
+  return events as readonly SessionEvent[]
 }
 
 /**
