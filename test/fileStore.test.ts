@@ -416,6 +416,18 @@ describe('history and resume (R37)', () => {
     refused([SESSION[0], { seq: 2, type: 'note', data: {} }], /options\.store\.load\(\)\[1\]: .*/)
     refused([{ ...SESSION[0], data: { turn: 0 } }], /options\.store\.load\(\)\[0\]/)
     refused('not events', /options\.store\.load\(\): expected an array/)
+    const revoked = Proxy.revocable([], {})
+    revoked.revoke()
+    refused(revoked.proxy, /options\.store\.load\(\): reading it threw/)
+    const throwing = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('boom')
+        },
+      },
+    )
+    refused([throwing], /options\.store\.load\(\): reading it threw/)
     // A valid load() is taken as it is.
     const { store } = customStore(SESSION)
     expect(createAgent({ model: scriptedModel([]), store }).session.events).toEqual(SESSION)

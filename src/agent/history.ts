@@ -17,16 +17,29 @@ export const lastTurnOf = (history: readonly SessionEvent[]): number => {
  * checked and handed to the store, so the store holds the whole session.
  */
 export const openHistory = (store: SessionStore, given: unknown): readonly SessionEvent[] => {
-  const loaded: unknown = store.load()
-  if (!Array.isArray(loaded)) {
-    throw new InvalidInputError('createAgent()', [
-      { path: ['options', 'store', 'load()'], message: 'expected an array of session events' },
-    ])
-  }
-  if (loaded.length > 0) return checkEvents(loaded, ['options', 'store', 'load()'])
+  const loaded = checkLoaded(store.load())
+  if (loaded.length > 0) return loaded
   const history = given === undefined ? [] : checkHistory(given)
   if (history.length > 0) store.append(history)
   return history
+}
+
+/**
+ * What `store.load()` returned, checked; an `InvalidInputError` at `options.store.load()` also when
+ * merely reading it throws (a revoked Proxy, a throwing getter).
+ */
+const checkLoaded = (loaded: unknown): readonly SessionEvent[] => {
+  const path = ['options', 'store', 'load()']
+  try {
+    if (!Array.isArray(loaded))
+      throw new InvalidInputError('createAgent()', [{ path, message: 'expected an array' }])
+    return loaded.length > 0 ? checkEvents(loaded, path) : []
+  } catch (error) {
+    if (error instanceof InvalidInputError) throw error
+    throw new InvalidInputError('createAgent()', [
+      { path, message: 'reading it threw; return an array of plain session events' },
+    ])
+  }
 }
 
 /** `createAgent({history})`: the same schema and `seq` order as a file store's lines (R37). */
