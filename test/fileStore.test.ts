@@ -3,11 +3,20 @@
  * precedence, resume, and durability of `dispose()` / `session.flush()`.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
+  alreadyFlushed,
   createAgent,
   fileStore,
   InvalidInputError,
@@ -16,6 +25,7 @@ import {
   type SessionEvent,
   SessionLockedError,
   SessionLogError,
+  type SessionStore,
 } from '../src/index.js'
 import { scriptedModel } from '../src/testing.js'
 import { record } from './support.js'
@@ -147,6 +157,41 @@ describe('fileStore: opening logs (R35, R37)', () => {
     expect(readEvents(path)).toEqual(agent.session.events)
   })
 
+  it('R37: a complete last line without newline that is JSON but not a valid event is an error, not cut off', () => {
+    const path = logAt()
+    const wrongSeq = { ...SESSION[0], seq: 99 }
+    writeFileSync(path, `${lines(SESSION)}${JSON.stringify(wrongSeq)}`)
+    expectLogError(path, 13, /seq 99 out of order \(expected 13\)/)
+    const unknownType = { seq: 13, type: 'note/added', data: {} }
+    writeFileSync(path, `${lines(SESSION)}${JSON.stringify(unknownType)}`)
+    expectLogError(path, 13, /invalid event/)
+    writeFileSync(path, `${lines(SESSION)}[]`)
+    expectLogError(path, 13, /invalid event/)
+  })
+
+  it('R37: lines are read in chunks: multi-byte text across chunk boundaries survives, a torn tail is cut at its exact byte', () => {
+    const path = logAt()
+    // About 3.5 MiB of 2-, 3- and 4-byte characters: lines cross the reader's chunk boundaries
+    // at every offset within a character.
+    const big = (n: number) => 'é€😀'.repeat(n)
+    const events: SessionEvent[] = [
+      { seq: 1, type: 'user/message', data: { content: text(big(130_001)), source: { kind: 'user' } } },
+      { seq: 2, type: 'user/message', data: { content: text(`x${big(130_002)}`), source: { kind: 'user' } } },
+      {
+        seq: 3,
+        type: 'user/message',
+        data: { content: text(`xy${big(130_003)}`), source: { kind: 'user' } },
+      },
+    ]
+    const good = lines(events)
+    writeFileSync(path, `${good}{"seq":4,"type":"user/message","data":{"content":[{"type":"text","text":"😀`)
+    const store = fileStore(path)
+    expect(store.load()).toEqual(events)
+    expect(store.warnings).toHaveLength(1)
+    expect(readFileSync(path).equals(Buffer.from(good))).toBe(true)
+    store.close?.()
+  })
+
   it('R37: invalid JSON in the middle throws SessionLogError naming file and line; bytes untouched; lock released', () => {
     const path = logAt()
     const rows = lines(SESSION).split('\n')
@@ -235,6 +280,9 @@ describe('fileStore: one writer per file (R29, R35)', () => {
     second.close?.()
   })
 
+  /** The lock file's owner line: pid, start time (or `-`), token. */
+  const lockOwner = (path: string) => readFileSync(`${path}.lock`, 'utf8').split(' ')
+
   it('R35: a stale lock whose pid is dead is taken over', () => {
     const path = logAt()
     writeFileSync(path, lines(SESSION))
@@ -243,16 +291,33 @@ describe('fileStore: one writer per file (R29, R35)', () => {
     writeFileSync(`${path}.lock`, String(dead))
     const store = fileStore(path)
     expect(store.load()).toEqual(SESSION)
-    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(String(process.pid))
+    expect(lockOwner(path)[0]).toBe(String(process.pid))
+    store.close?.()
+    expect(existsSync(`${path}.lock`)).toBe(false)
+    expect(readdirSync(dir)).toEqual(['session.jsonl'])
+  })
+
+  it('R35: a lock naming a live pid with another start time (the pid was reused) is taken over', () => {
+    const path = logAt()
+    writeFileSync(`${path}.lock`, `${process.pid} 1 ${'0'.repeat(32)}\n`)
+    const store = fileStore(path)
+    const [pid, start, token] = lockOwner(path)
+    expect(pid).toBe(String(process.pid))
+    expect(start).not.toBe('1')
+    expect(token).not.toBe(`${'0'.repeat(32)}\n`)
     store.close?.()
     expect(existsSync(`${path}.lock`)).toBe(false)
   })
 
-  it('R35: a lock file with garbage in it (a writer killed while creating it) is taken over', () => {
+  it('R35: a lock file naming no owner is held for a moment (an older writer mid-way), then taken over', () => {
     const path = logAt()
     writeFileSync(`${path}.lock`, '')
+    expect(() => fileStore(path)).toThrow(SessionLockedError)
+    expect(() => fileStore(path)).toThrow(/try again in a moment/)
+    const past = new Date(Date.now() - 10_000)
+    utimesSync(`${path}.lock`, past, past)
     const store = fileStore(path)
-    expect(readFileSync(`${path}.lock`, 'utf8')).toBe(String(process.pid))
+    expect(lockOwner(path)[0]).toBe(String(process.pid))
     store.close?.()
   })
 
@@ -311,6 +376,61 @@ describe('history and resume (R37)', () => {
     const after = readEvents(path)
     expect(after.slice(0, SESSION.length)).toEqual(SESSION)
     expect(after[SESSION.length]).toMatchObject({ type: 'turn/start', data: { turn: 3 } })
+  })
+
+  it('R37: a custom store’s load() output is validated like the file store’s, before anything happens', () => {
+    /** A store of one's own whose `load()` hands back `events`; records whatever is asked of it. */
+    const customStore = (events: unknown) => {
+      const calls: string[] = []
+      const store: SessionStore = {
+        load: () => events as SessionEvent[],
+        append: () => {
+          calls.push('append')
+        },
+        flush: () => {
+          calls.push('flush')
+          return alreadyFlushed
+        },
+      }
+      return { store, calls }
+    }
+    const refused = (events: unknown, message: RegExp) => {
+      const { store, calls } = customStore(events)
+      let error: unknown
+      try {
+        createAgent({ model: scriptedModel([]), store, history: SESSION })
+      } catch (e) {
+        error = e
+      }
+      expect(error).toBeInstanceOf(InvalidInputError)
+      expect((error as Error).message).toMatch(message)
+      expect(calls).toEqual([])
+      return error as InvalidInputError
+    }
+    const reordered = SESSION.map((e) => (e.seq === 4 ? { ...e, seq: 5 } : e))
+    const error = refused(
+      reordered,
+      /^createAgent\(\): options\.store\.load\(\)\[3\]: seq 5 out of order \(expected 4\)/,
+    )
+    expect(error.issues[0]?.path).toEqual(['options', 'store', 'load()', 3])
+    refused([SESSION[0], { seq: 2, type: 'note', data: {} }], /options\.store\.load\(\)\[1\]: .*/)
+    refused([{ ...SESSION[0], data: { turn: 0 } }], /options\.store\.load\(\)\[0\]/)
+    refused('not events', /options\.store\.load\(\): expected an array/)
+    const revoked = Proxy.revocable([], {})
+    revoked.revoke()
+    refused(revoked.proxy, /options\.store\.load\(\): reading it threw/)
+    const throwing = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('boom')
+        },
+      },
+    )
+    refused([throwing], /options\.store\.load\(\): reading it threw/)
+    // A valid load() is taken as it is.
+    const { store } = customStore(SESSION)
+    expect(createAgent({ model: scriptedModel([]), store }).session.events).toEqual(SESSION)
   })
 
   it('R37: createAgent({history}) with an invalid event throws InvalidInputError at options.history[i]', () => {

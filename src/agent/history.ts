@@ -12,15 +12,34 @@ export const lastTurnOf = (history: readonly SessionEvent[]): number => {
 }
 
 /**
- * The history a new agent continues (R37): what the store holds; else `given` (the `history`
- * option), checked and handed to the store, so the store holds the whole session.
+ * The history a new agent continues (R37): what the store holds, checked like a file store's
+ * lines (a store of your own may hand back anything); else `given` (the `history` option),
+ * checked and handed to the store, so the store holds the whole session.
  */
 export const openHistory = (store: SessionStore, given: unknown): readonly SessionEvent[] => {
-  const loaded = store.load()
+  const loaded = checkLoaded(store.load())
   if (loaded.length > 0) return loaded
   const history = given === undefined ? [] : checkHistory(given)
   if (history.length > 0) store.append(history)
   return history
+}
+
+/**
+ * What `store.load()` returned, checked; an `InvalidInputError` at `options.store.load()` also when
+ * merely reading it throws (a revoked Proxy, a throwing getter).
+ */
+const checkLoaded = (loaded: unknown): readonly SessionEvent[] => {
+  const path = ['options', 'store', 'load()']
+  try {
+    if (!Array.isArray(loaded))
+      throw new InvalidInputError('createAgent()', [{ path, message: 'expected an array' }])
+    return loaded.length > 0 ? checkEvents(loaded, path) : []
+  } catch (error) {
+    if (error instanceof InvalidInputError) throw error
+    throw new InvalidInputError('createAgent()', [
+      { path, message: 'reading it threw; return an array of plain session events' },
+    ])
+  }
 }
 
 /** `createAgent({history})`: the same schema and `seq` order as a file store's lines (R37). */
@@ -30,12 +49,15 @@ export const checkHistory = (history: unknown): readonly SessionEvent[] => {
       { path: ['options', 'history'], message: 'expected an array' },
     ])
   }
-  history.forEach((event, i) => {
+  return checkEvents(history, ['options', 'history'])
+}
+
+/** Every event against the schema and `seq` order; the first problem is an `InvalidInputError`. */
+const checkEvents = (events: readonly unknown[], path: readonly string[]): readonly SessionEvent[] => {
+  events.forEach((event, i) => {
     const problem = checkEvent(event, i)
     if (problem)
-      throw new InvalidInputError('createAgent()', [
-        { path: ['options', 'history', i], message: problem.message },
-      ])
+      throw new InvalidInputError('createAgent()', [{ path: [...path, i], message: problem.message }])
   })
-  return history
+  return events as readonly SessionEvent[]
 }

@@ -1,43 +1,145 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
-import { SessionLockedError } from './storeErrors.js'
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+import { randomBytes } from 'node:crypto'
+import { closeSync, fstatSync, linkSync, openSync, readSync, unlinkSync, writeFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { isRunning, processStart } from './processStart.js'
+import { SessionLockedError, SessionStoreError, storeError } from './storeErrors.js'
 
 /**
- * Takes the writer lock of a session log: `<path>.lock` holding the owner's pid, created
- * exclusively. A lock whose owner is no longer alive (a crashed writer) is taken over. Returns
- * the release function.
+ * Takes the writer lock of a session log, `<path>.lock`, and returns the release function.
+ *
+ * A lock file names its owner (`<pid> <start> <token>`: the process, when it started, and a
+ * random token that names this very lock). It is written completely under a temporary name and
+ * then hard-linked to `<path>.lock`; the link fails if the name exists, atomically, so two
+ * writers never both create it and nobody ever sees a lock file half written.
+ *
+ * A lock whose owner no longer runs (a crashed writer; a pid now used by another process does
+ * not count, the start time tells them apart) is stale and is taken over. Removing it is the
+ * dangerous part: two writers may find the same stale lock, and the slower one must not remove
+ * the lock the faster one has taken meanwhile. So removing a lock file whose token is T is only
+ * done while holding `<path>.lock.break-T`, taken the same atomic way, after reading again that
+ * the file still holds T. Its owner is dead and only the breaker removes it, so the file cannot
+ * change between that read and the removal. A breaker that dies leaves a stale break marker,
+ * which is broken the same way (recursively).
+ *
+ * Throws `SessionLockedError` while a live process holds the lock, `SessionStoreError` when the
+ * file system refuses (a missing directory, a permission …), naming the log path.
  */
 export const acquireLock = (path: string): (() => void) => {
   const lockPath = `${path}.lock`
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const token = randomBytes(16).toString('hex')
+  const temp = `${lockPath}.${token}.tmp`
+  try {
+    writeFileSync(temp, `${process.pid} ${processStart(process.pid) ?? '-'} ${token}\n`, { flag: 'wx' })
+  } catch (error) {
+    throw storeError(path, 'create its lock file', error, temp)
+  }
+  try {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const outcome = take(path, lockPath, lockPath, temp, 0)
+      if (outcome === TAKEN) return releaser(path, lockPath, token)
+      if (typeof outcome === 'number') throw new SessionLockedError(path, outcome)
+      if (outcome === BUSY) sleep(1) // another process is breaking a stale lock: give it a moment
+    }
+    throw new SessionLockedError(path, Number.NaN)
+  } catch (error) {
+    if (error instanceof SessionLockedError || error instanceof SessionStoreError) throw error
+    throw storeError(path, 'take its writer lock', error, lockPath)
+  } finally {
     try {
-      const fd = openSync(lockPath, 'wx')
-      writeSync(fd, String(process.pid))
-      closeSync(fd)
-      let released = false
-      return () => {
-        if (released) return
-        released = true
-        try {
-          unlinkSync(lockPath)
-        } catch {
-          // Already gone: nothing to release.
-        }
-      }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const pid = Number.parseInt(readFileSync(lockPath, 'utf8'), 10)
-      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) throw new SessionLockedError(path, pid)
-      unlinkSync(lockPath) // stale: its writer died without releasing it
+      unlinkSync(temp)
+    } catch {
+      // Nothing to clean up, or a leftover temporary file that harms nothing.
     }
   }
-  throw new SessionLockedError(path, Number.NaN)
+}
+
+const MAX_ATTEMPTS = 2000
+/** How long a lock file that names no owner (an older writer mid-way) counts as held. */
+const UNNAMED_GRACE_MS = 2000
+const MAX_DEPTH = 8
+const TAKEN = 'taken'
+const AGAIN = 'again'
+const BUSY = 'busy'
+/** The outcome of one try: taken, the live owner's pid (`NaN` if unknown), or try again. */
+type Outcome = typeof TAKEN | typeof AGAIN | typeof BUSY | number
+
+/** Tries to create `name` as a link to `temp`, breaking a stale file in the way (see above). */
+const take = (path: string, lockPath: string, name: string, temp: string, depth: number): Outcome => {
+  try {
+    linkSync(temp, name)
+    return TAKEN
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+  const seen = inspect(path, name)
+  if (seen === undefined) return AGAIN // removed in between: link again
+  if (seen.live) return name === lockPath ? seen.pid : BUSY
+  if (depth >= MAX_DEPTH) return BUSY
+  const marker = `${lockPath}.break-${seen.id}`
+  const broke = take(path, lockPath, marker, temp, depth + 1)
+  if (broke !== TAKEN) return broke === AGAIN ? AGAIN : BUSY
+  try {
+    if (inspect(path, name)?.id === seen.id) unlinkSync(name) // still the very file found stale
+  } finally {
+    unlinkSync(marker)
+  }
+  return AGAIN
+}
+
+type Seen = { readonly id: string; readonly live: boolean; readonly pid: number }
+
+/**
+ * Who holds the lock file `name`, or `undefined` when it is gone. `id` names this very file:
+ * its token, or for a file without one (written by an older version) its inode and change time.
+ */
+const inspect = (path: string, name: string): Seen | undefined => {
+  let fd: number
+  try {
+    fd = openSync(name, 'r')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw storeError(path, `read its lock file ${basename(name)}`, error, name)
+  }
+  try {
+    const stat = fstatSync(fd, { bigint: true })
+    const buffer = Buffer.alloc(128)
+    const text = buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0))
+    const owner = /^(\d+) (\d+|-) ([0-9a-f]{32})\n$/.exec(text)
+    if (owner) {
+      const pid = Number(owner[1])
+      const start = owner[2] === '-' ? undefined : owner[2]
+      return { id: owner[3]!, pid, live: pid > 0 && isRunning(pid, start) }
+    }
+    const id = `${stat.ino}-${stat.ctimeNs}`
+    const legacy = /^(\d+)$/.exec(text.trim())
+    if (legacy) {
+      const pid = Number(legacy[1])
+      return { id, pid, live: pid > 0 && isRunning(pid, undefined) }
+    }
+    // Names no owner: an older version creates its lock before it writes the pid into it.
+    const age = Date.now() - Number(stat.mtimeMs)
+    return { id, pid: Number.NaN, live: age < UNNAMED_GRACE_MS }
+  } catch (error) {
+    throw storeError(path, `read its lock file ${basename(name)}`, error, name)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Removes the lock once, and only while it is still this writer's own. */
+const releaser = (path: string, lockPath: string, token: string) => {
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    try {
+      if (inspect(path, lockPath)?.id === token) unlinkSync(lockPath)
+    } catch {
+      // Already gone or unreadable: nothing of ours to release.
+    }
+  }
+}
+
+const sleep = (milliseconds: number): void => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, milliseconds)
 }

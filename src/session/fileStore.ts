@@ -1,11 +1,11 @@
 import {
   closeSync,
-  existsSync,
+  constants,
+  fstatSync,
   fsync,
   fsyncSync,
   ftruncateSync,
   openSync,
-  readFileSync,
   write,
   writeSync,
 } from 'node:fs'
@@ -14,6 +14,7 @@ import type { SessionEvent } from '../events.js'
 import { acquireLock } from './fileLock.js'
 import { readLog } from './readLog.js'
 import type { SessionStore } from './store.js'
+import { SessionLogError, SessionStoreError, storeError } from './storeErrors.js'
 
 export type FileStore = SessionStore & {
   readonly path: string
@@ -25,7 +26,8 @@ export type FileStore = SessionStore & {
  * A session log as JSON Lines, one event a line, append-only (R35, R37). Opening reads and
  * validates the whole log synchronously: a corrupt line throws `SessionLogError` (file untouched),
  * a torn last line is cut off and listed in `warnings`. One writer per file: a second opener
- * (while the first is alive) gets `SessionLockedError`.
+ * (while the first is alive) gets `SessionLockedError`. Whatever the file system refuses (a missing
+ * directory, a permission, a full disk) is a `SessionStoreError` naming the log path.
  *
  * Appends are buffered in memory and written behind the agent at each `flush()` (a checkpoint),
  * which writes at the known end of the valid log and fsyncs. A failed write keeps the buffer and
@@ -34,15 +36,19 @@ export type FileStore = SessionStore & {
  */
 export const fileStore = (path: string): FileStore => {
   const release = acquireLock(path)
-  let fd: number
+  let fd: number | undefined
   let contents: ReturnType<typeof readLog>
   try {
-    contents = readLog(path, existsSync(path) ? readFileSync(path, 'utf8') : '')
-    fd = openSync(path, existsSync(path) ? 'r+' : 'w+')
-    ftruncateSync(fd, contents.validBytes)
+    fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o666)
+    contents = readLog(path, fd)
+    // Only a torn last line is cut off; a log that did not open was not touched (R37).
+    if (fstatSync(fd).size > contents.validBytes) ftruncateSync(fd, contents.validBytes)
   } catch (error) {
+    if (fd !== undefined) closeSync(fd)
     release()
-    throw error
+    throw error instanceof SessionLogError
+      ? error
+      : storeError(path, 'open the session log for reading and writing', error)
   }
   const events: SessionEvent[] = contents.events
   let durableBytes = contents.validBytes
@@ -82,7 +88,12 @@ export const fileStore = (path: string): FileStore => {
         const run = () => {
           if (!active) return next()
           if (closed) {
-            subscriber.error(new Error(`${path}: the store is closed`))
+            subscriber.error(
+              new SessionStoreError(
+                path,
+                `${path}: the store is closed; open it again with fileStore(path) to write`,
+              ),
+            )
             return next()
           }
           writing = true
@@ -92,7 +103,7 @@ export const fileStore = (path: string): FileStore => {
           writeDurably(data, durableBytes, (error) => {
             if (error) {
               pending = lines.concat(pending) // kept for the next checkpoint (R40)
-              if (active) subscriber.error(error)
+              if (active) subscriber.error(storeError(path, 'write the checkpoint', error, path, true))
             } else {
               durableBytes += data.length
               if (active) subscriber.complete()
@@ -115,6 +126,8 @@ export const fileStore = (path: string): FileStore => {
           writeSync(fd, data, 0, data.length, durableBytes)
           fsyncSync(fd)
         }
+      } catch (error) {
+        throw storeError(path, 'write its last events while closing', error)
       } finally {
         closeSync(fd)
         release()

@@ -1,6 +1,7 @@
+import { readSync } from 'node:fs'
 import type { SessionEvent } from '../events.js'
 import { checkEvent } from './sessionEventSchema.js'
-import { SessionLogError } from './storeErrors.js'
+import { SessionLogError, storeError } from './storeErrors.js'
 
 export type LogContents = {
   readonly events: SessionEvent[]
@@ -11,50 +12,90 @@ export type LogContents = {
   readonly warnings: string[]
 }
 
+/** Bytes read at a time: the log is never one string, so its size is not bounded by one. */
+const CHUNK = 1 << 20
+
 /**
- * Parses a JSON Lines session log (R37). Every line must be a valid event in `seq` order; a
- * corrupt line throws `SessionLogError` naming the file and line. Only the last line may be torn
- * (no trailing newline and not a valid event): it is reported in `warnings` and left out.
+ * Reads and parses the JSON Lines session log open at `fd` (R37), synchronously, one line at a
+ * time: lines are split on the byte 0x0A (which never occurs inside a multi-byte UTF-8 character)
+ * and each is decoded on its own. Every line must be a valid event in `seq` order; a corrupt line
+ * throws `SessionLogError` naming the file and line. Only the last line may be torn (no trailing
+ * newline and not JSON: a write cut short): it is reported in `warnings` and left out. A last line
+ * that is complete JSON but not a valid event is an error like any other line.
  */
-export const readLog = (file: string, text: string): LogContents => {
+export const readLog = (file: string, fd: number): LogContents => {
   const events: SessionEvent[] = []
   const warnings: string[] = []
-  let offset = 0
+  /** The pieces of the line being read (it may span chunks). */
+  let pieces: Buffer[] = []
+  let lineStart = 0
   let line = 0
-  while (offset < text.length) {
-    const end = text.indexOf('\n', offset)
-    const last = end === -1
-    const raw = text.slice(offset, last ? text.length : end)
+  let position = 0
+
+  /** Parses one line; `false` when it is a torn last line (left out). */
+  const accept = (bytes: Buffer, complete: boolean): boolean => {
     line++
-    const parsed = parseLine(raw, events.length)
-    if (typeof parsed === 'string') {
-      const problem = parsed
-      if (last) {
-        warnings.push(`${file}:${line}: cut off a torn last line (${problem})`)
-        return {
-          events,
-          validBytes: Buffer.byteLength(text.slice(0, offset)),
-          missingNewline: false,
-          warnings,
-        }
-      }
-      throw new SessionLogError(file, line, problem)
+    const parsed = parseLine(bytes, events.length)
+    if (parsed.ok) {
+      events.push(parsed.event)
+      return true
     }
-    events.push(parsed.event)
-    offset = last ? text.length : end + 1
-    if (last) return { events, validBytes: Buffer.byteLength(text), missingNewline: true, warnings }
+    if (!complete && parsed.torn) {
+      warnings.push(`${file}:${line}: cut off a torn last line (${parsed.problem})`)
+      return false
+    }
+    throw new SessionLogError(file, line, parsed.problem)
   }
-  return { events, validBytes: Buffer.byteLength(text), missingNewline: false, warnings }
+
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(CHUNK)
+    let read: number
+    try {
+      read = readSync(fd, chunk, 0, CHUNK, position)
+    } catch (error) {
+      throw storeError(file, 'read the session log', error)
+    }
+    if (read === 0) break
+    position += read
+    const bytes = chunk.subarray(0, read)
+    let from = 0
+    for (let nl = bytes.indexOf(0x0a, from); nl !== -1; nl = bytes.indexOf(0x0a, from)) {
+      pieces.push(bytes.subarray(from, nl))
+      const lineBytes = join(pieces)
+      pieces = []
+      accept(lineBytes, true)
+      lineStart += lineBytes.length + 1
+      from = nl + 1
+    }
+    if (from < read) pieces.push(bytes.subarray(from))
+  }
+  if (pieces.length === 0) return { events, validBytes: lineStart, missingNewline: false, warnings }
+  const last = join(pieces)
+  if (!accept(last, false)) return { events, validBytes: lineStart, missingNewline: false, warnings }
+  return { events, validBytes: lineStart + last.length, missingNewline: true, warnings }
 }
 
-/** The event, or what is wrong with the line. */
-const parseLine = (raw: string, index: number): { readonly event: SessionEvent } | string => {
+const join = (pieces: readonly Buffer[]): Buffer =>
+  pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces as Buffer[])
+
+type Parsed =
+  | { readonly ok: true; readonly event: SessionEvent }
+  /** `torn`: the line is not JSON at all, as a write cut short leaves it. */
+  | { readonly ok: false; readonly torn: boolean; readonly problem: string }
+
+const parseLine = (bytes: Buffer, index: number): Parsed => {
   let value: unknown
   try {
-    value = JSON.parse(raw)
+    value = JSON.parse(bytes.toString('utf8'))
   } catch (error) {
-    return `invalid JSON (${(error as Error).message})`
+    const tooLong = (error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG'
+    const why = tooLong
+      ? `a line of ${bytes.length} bytes, longer than the longest string this runtime holds`
+      : `invalid JSON (${(error as Error).message})`
+    return { ok: false, torn: true, problem: why }
   }
   const problem = checkEvent(value, index)
-  return problem ? `invalid event: ${problem.message}` : { event: value as SessionEvent }
+  return problem
+    ? { ok: false, torn: false, problem: `invalid event: ${problem.message}` }
+    : { ok: true, event: value as SessionEvent }
 }
