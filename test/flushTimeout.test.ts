@@ -47,7 +47,7 @@ describe('flushTimeoutMs', () => {
     await agent.dispose()
     expect(calls.close).toBe(1)
     expect(errors.map((e) => e.error)).toEqual([expect.any(FlushTimeoutError), expect.any(FlushTimeoutError)])
-    expect((errors[0]?.error as FlushTimeoutError).timeoutMs).toBe(30)
+    expect(errors[0]?.error).toMatchObject({ timeoutMs: 30 })
     expect(appended.map((e) => e.type)).toEqual(['user/message'])
     await expect(agent.session.flush()).rejects.toThrow(/final flush failed: .*did not finish within 30 ms/)
   })
