@@ -4,7 +4,8 @@
  * And a refusal's message stays short however many issues the input has.
  */
 import { describe, expect, it } from 'vitest'
-import { InvalidInputError } from '../src/index.js'
+import { createAgent, InvalidInputError } from '../src/index.js'
+import { scriptedModel } from '../src/testing.js'
 import { setup } from './support.js'
 
 const throwing = (what: unknown) => ({
@@ -100,5 +101,20 @@ describe('R2: the message of a refusal lists a few issues and says how many more
     expect(error?.issueCount).toBe(20_000)
     expect(error?.issues).toHaveLength(100)
     expect(rec.log).toEqual([])
+  })
+})
+
+describe('R2, R37: a history whose reading throws', () => {
+  it('R37: createAgent({history}) with a revoked Proxy or a throwing getter is InvalidInputError', () => {
+    const { proxy, revoke } = Proxy.revocable([], {})
+    revoke()
+    for (const history of [proxy, [withGetter('seq')]]) {
+      expect(() => createAgent({ model: scriptedModel([]), history: history as never })).toThrow(
+        /^createAgent\(\): options\.history(\[0\])?: /,
+      )
+      expect(() => createAgent({ model: scriptedModel([]), history: history as never })).toThrow(
+        InvalidInputError,
+      )
+    }
   })
 })

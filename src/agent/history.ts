@@ -28,28 +28,36 @@ export const openHistory = (store: SessionStore, given: unknown): readonly Sessi
  * What `store.load()` returned, checked; an `InvalidInputError` at `options.store.load()` also when
  * merely reading it throws (a revoked Proxy, a throwing getter).
  */
-const checkLoaded = (loaded: unknown): readonly SessionEvent[] => {
-  const path = ['options', 'store', 'load()']
+const checkLoaded = (loaded: unknown): readonly SessionEvent[] =>
+  checkEventList(loaded, ['options', 'store', 'load()'])
+
+/** `createAgent({history})`: the same schema and `seq` order as a file store's lines (R37). */
+export const checkHistory = (history: unknown): readonly SessionEvent[] =>
+  checkEventList(history, ['options', 'history'])
+
+/**
+ * An array of events, checked; an `InvalidInputError` at `path` also when merely reading it
+ * throws (a revoked Proxy, a throwing getter), whatever it threw.
+ */
+const checkEventList = (list: unknown, path: readonly string[]): readonly SessionEvent[] => {
   try {
-    if (!Array.isArray(loaded))
+    if (!Array.isArray(list))
       throw new InvalidInputError('createAgent()', [{ path, message: 'expected an array' }])
-    return loaded.length > 0 ? checkEvents(loaded, path) : []
+    return list.length > 0 ? checkEvents(list, path) : []
   } catch (error) {
-    if (error instanceof InvalidInputError) throw error
+    if (isRefusal(error)) throw error
     throw new InvalidInputError('createAgent()', [
-      { path, message: 'reading it threw; return an array of plain session events' },
+      { path, message: 'reading it threw; give an array of plain session events' },
     ])
   }
 }
 
-/** `createAgent({history})`: the same schema and `seq` order as a file store's lines (R37). */
-export const checkHistory = (history: unknown): readonly SessionEvent[] => {
-  if (!Array.isArray(history)) {
-    throw new InvalidInputError('createAgent()', [
-      { path: ['options', 'history'], message: 'expected an array' },
-    ])
+const isRefusal = (error: unknown): boolean => {
+  try {
+    return error instanceof InvalidInputError
+  } catch {
+    return false
   }
-  return checkEvents(history, ['options', 'history'])
 }
 
 /** Every event against the schema and `seq` order; the first problem is an `InvalidInputError`. */

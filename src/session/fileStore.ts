@@ -72,6 +72,23 @@ export const fileStore = (path: string): FileStore => {
     from(0)
   }
 
+  /** `close()`'s part: the events never flushed, at the end of the log, then fsync and release. */
+  const writeLastAndClose = (): void => {
+    try {
+      const data = Buffer.from(pending.join(''))
+      if (data.length > 0) {
+        writeSync(fd, data, 0, data.length, durableBytes)
+        fsyncSync(fd)
+        durableBytes += data.length
+      }
+    } catch (error) {
+      throw storeError(path, 'write its last events while closing', error)
+    } finally {
+      closeSync(fd)
+      release()
+    }
+  }
+
   return {
     path,
     warnings: contents.warnings,
@@ -120,18 +137,18 @@ export const fileStore = (path: string): FileStore => {
     close: () => {
       if (closed) return
       closed = true
-      try {
-        const data = Buffer.from(pending.join(''))
-        if (data.length > 0) {
-          writeSync(fd, data, 0, data.length, durableBytes)
-          fsyncSync(fd)
+      if (!writing) return writeLastAndClose()
+      // A checkpoint's write is still in flight (dispose() stopped waiting for a slow flush):
+      // writing now would write over it at the same position, and closing the descriptor would
+      // fail it. The last events follow it instead; the lock is released after them.
+      waiting.push(() => {
+        try {
+          writeLastAndClose()
+        } catch {
+          // Nobody is left to tell: close() has returned. The events stay in the agent's memory.
         }
-      } catch (error) {
-        throw storeError(path, 'write its last events while closing', error)
-      } finally {
-        closeSync(fd)
-        release()
-      }
+        next()
+      })
     },
   }
 }
