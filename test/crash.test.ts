@@ -156,6 +156,33 @@ const checkBalanced = (events: readonly SessionEvent[]) => {
   return { closed, open, lastTurn }
 }
 
+/** A turn as one line of letters: t turn/start, u user, s step/start, a assistant, c/r tool call/result, e step/end, n turn/end. */
+const LETTERS: Partial<Record<SessionEvent['type'], string>> = {
+  'turn/start': 't',
+  'user/message': 'u',
+  'step/start': 's',
+  'assistant/message': 'a',
+  'tool/call': 'c',
+  'tool/result': 'r',
+  'step/end': 'e',
+  'turn/end': 'n',
+}
+const shapeOf = (events: readonly SessionEvent[]): string =>
+  events.map((e) => LETTERS[e.type] ?? '?').join('')
+/** A checkpointed turn of the child: a prompt, then a step with a tool batch and one more step, or one step. */
+const CLOSED_TURN = /^tus(a(cr)+es)?aen$/
+
+/** Tool call ids of assistant messages that no `tool/result` answers. */
+const unansweredCalls = (events: readonly SessionEvent[]): string[] => {
+  const open = new Set<string>()
+  for (const e of events) {
+    if (e.type === 'assistant/message')
+      for (const block of e.data.content) if (block.type === 'tool-call') open.add(block.id)
+    if (e.type === 'tool/result') open.delete(e.data.result.toolCallId)
+  }
+  return [...open]
+}
+
 const root = mkdtempSync(join(tmpdir(), 'steerable-crash-'))
 const childBundle = join(root, 'child.mjs')
 beforeAll(async () => {
@@ -251,10 +278,7 @@ const killAndResume = async (f: number, kills: number, random: () => number, sta
     for (const turn of everCheckpointed) {
       const events = closed.get(turn)
       expect(events, `${where}: checkpointed turn ${turn} is missing or open`).toBeDefined()
-      expect(
-        events!.map((e) => e.type),
-        `${where}: turn ${turn}`,
-      ).toEqual(['turn/start', 'user/message', 'step/start', 'assistant/message', 'step/end', 'turn/end'])
+      expect(shapeOf(events!), `${where}: turn ${turn}`).toMatch(CLOSED_TURN)
       expect(events!.at(-1)?.data, `${where}: turn ${turn}`).toMatchObject({ reason: { kind: 'completed' } })
     }
     if (open) expect(everCheckpointed.has(open.turn), `${where}: turn ${open.turn} lost its end`).toBe(false)
@@ -284,6 +308,8 @@ const killAndResume = async (f: number, kills: number, random: () => number, sta
     ])
     const all = agent.session.events
     checkBalanced(all)
+    // R51: every tool call in the reopened log is answered, so no later request is refused.
+    expect(unansweredCalls(all), `${where}: unanswered tool calls`).toEqual([])
     await agent.dispose()
     expect(existsSync(`${logPath}.lock`)).toBe(false)
     // The disposed agent's log reads back as exactly its transcript.

@@ -12,15 +12,16 @@
  * - `error <message>` for any `agent/error` (a failed checkpoint): the parent fails the test.
  *
  * The model answers at once or after a tiny timer, with long texts (4–60 kB), so every
- * checkpoint is a sizeable write. Followups come in bursts of 1–3 (so checkpoints are followed both
+ * checkpoint is a sizeable write; about half the turns have a tool batch. Followups come in bursts of 1–3 (so checkpoints are followed both
  * by a `dequeue` and by `idle`), with an idle inject now and then (flushed at once, R36).
  *
  * With `tornAt = k > 0` the child tears a write on purpose: after k flushes the next answer is
  * large (1.5–4 MB), and right after the write of its checkpoint has been handed to the file
  * system the child sends itself SIGKILL — a kill from outside can hardly be timed that well.
  */
-import { concatMap, from, Observable, type ObservableInput, timer } from 'rxjs'
-import { createAgent, fileStore, type ModelEvent, type SessionStore } from '../../src/index.js'
+import { concatMap, from, map, Observable, type ObservableInput, timer } from 'rxjs'
+import { z } from 'zod'
+import { createAgent, defineTool, fileStore, type ModelEvent, type SessionStore } from '../../src/index.js'
 
 const path = process.argv[2]
 const seed = Number(process.argv[3] ?? '1')
@@ -57,15 +58,36 @@ const longText = (turn: number): string => {
   return parts.join(' ')
 }
 
-const model = (request: { readonly turn: number }): Observable<ModelEvent> => {
+/**
+ * Step 1 of about half the turns asks for 1–3 `notes` calls (whose results are as large as the
+ * answers), so kills and torn writes land inside tool batches too; the step after them answers.
+ */
+const model = (request: { readonly turn: number; readonly step: number }): Observable<ModelEvent> => {
   const text = longText(request.turn)
   const chunk = Math.ceil(text.length / 4)
   const events: ModelEvent[] = []
   for (let i = 0; i < text.length; i += chunk) events.push({ type: 'text', text: text.slice(i, i + chunk) })
-  events.push({ type: 'finish', reason: 'stop', usage: { inputTokens: 10, outputTokens: text.length } })
+  const calls = request.step === 1 && random() < 0.5 ? between(1, 3) : 0
+  for (let c = 1; c <= calls; c++) {
+    const id = `call_${request.turn}_${c}`
+    events.push({ type: 'tool-call', id, name: 'notes', arguments: `{"n":${c}}` })
+  }
+  const reason = calls > 0 ? 'tool-calls' : 'stop'
+  events.push({ type: 'finish', reason, usage: { inputTokens: 10, outputTokens: text.length } })
   const delay = between(0, 3)
   return delay === 0 ? from(events) : timer(delay).pipe(concatMap(() => events))
 }
+
+const notes = defineTool({
+  name: 'notes',
+  description: 'Reads note n.',
+  parameters: z.object({ n: z.number() }),
+  execute: ({ n }) => {
+    const text = `note ${n}: ${longText(n)}`
+    const delay = between(0, 2)
+    return delay === 0 ? text : timer(delay).pipe(map(() => text))
+  },
+})
 
 /** The file store, with `flushing` announced and (when armed) the self-kill inside a big write. */
 const file = fileStore(path)
@@ -94,7 +116,7 @@ const store: SessionStore = {
   close: () => file.close?.(),
 }
 
-const agent = createAgent({ model, store })
+const agent = createAgent({ model, store, tools: [notes] })
 const startTurn = agent.session.events.reduce(
   (last, e) => (e.type === 'turn/start' && e.data.turn > last ? e.data.turn : last),
   0,
