@@ -1,6 +1,6 @@
 import { filter, take } from 'rxjs'
 import { describe, it } from 'vitest'
-import type { PromptDecision } from '../src/loop/hooks.js'
+import type { PromptDecision } from '../src/contracts/hooks.js'
 import { scriptedModel } from '../src/testing/scriptedModel.js'
 import { allowAfter, marbles, reply, scenario } from './harness.js'
 

@@ -1,6 +1,6 @@
 import { NEVER } from 'rxjs'
 import { describe, it } from 'vitest'
-import type { Agent } from '../src/agent/types.js'
+import type { Agent } from '../src/contracts/agent.js'
 import { scriptedModel } from '../src/testing/scriptedModel.js'
 import { expectTimeline, marbles, reply, scenario } from './harness.js'
 

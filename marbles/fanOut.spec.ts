@@ -1,6 +1,6 @@
 import { connect, merge, Observable, take } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { fanOut } from '../src/inbox/fanOut.js'
+import { fanOut } from '../src/runtime/fanOut.js'
 import { marbles } from './operators/fixtures.js'
 
 describe("fanOut (splitSends' connector: a Subject for connect, without the per-value garbage)", () => {

@@ -2,8 +2,8 @@ import type { RunHelpers } from 'rxjs/testing'
 import { configure } from 'rxjs-marbles'
 import { expect } from 'vitest'
 import { createAgent } from '../src/agent/createAgent.js'
-import type { Agent, AgentOptions } from '../src/agent/types.js'
-import type { PromptDecision } from '../src/loop/hooks.js'
+import type { Agent, AgentOptions } from '../src/contracts/agent.js'
+import type { PromptDecision } from '../src/contracts/hooks.js'
 import { labelled } from '../src/testing/label.js'
 
 export const { marbles } = configure({

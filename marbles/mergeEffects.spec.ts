@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs'
 import { describe, it } from 'vitest'
-import type { Effect, Signal } from '../src/loop/inputs.js'
-import { type EffectAnswer, mergeEffects } from '../src/loop/mergeEffects.js'
+import type { Effect, Signal } from '../src/machine/inputs.js'
+import { type EffectAnswer, mergeEffects } from '../src/runtime/mergeEffects.js'
 import { marbles } from './operators/fixtures.js'
 
 /** Effects named by a letter (a `post` carrying `advance` with that activity number). */

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest'
-import { type AcceptedSend, type InjectSend, type QueueSend, splitSends } from '../src/inbox/splitSends.js'
-import type { SendOptions } from '../src/messages/types.js'
+import type { SendOptions } from '../src/contracts/messages.js'
+import { type AcceptedSend, type InjectSend, type QueueSend, splitSends } from '../src/runtime/splitSends.js'
 import { marbles, message } from './operators/fixtures.js'
 
 const send = (id: string, target: SendOptions['target'], wakeup: boolean, text?: string): AcceptedSend => ({

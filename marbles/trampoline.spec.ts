@@ -1,6 +1,6 @@
 import { Subject, tap } from 'rxjs'
 import { describe, it } from 'vitest'
-import { trampoline } from '../src/loop/trampoline.js'
+import { trampoline } from '../src/runtime/trampoline.js'
 import { marbles } from './operators/fixtures.js'
 
 /**

@@ -1,5 +1,5 @@
 export { createAgent } from './agent/createAgent.js'
-export type { Agent, AgentOptions, AgentSession } from './agent/types.js'
+export type { Agent, AgentOptions, AgentSession } from './contracts/agent.js'
 export {
   AgentBusyError,
   AgentDisposedError,
@@ -7,7 +7,7 @@ export {
   type InputIssue,
   InvalidInputError,
   InvariantViolation,
-} from './errors.js'
+} from './contracts/errors.js'
 export type {
   AgentErrorEvent,
   AgentEvent,
@@ -27,25 +27,8 @@ export type {
   StreamDeltaEvent,
   TurnEndReason,
   TurnTrigger,
-} from './events.js'
-export {
-  createGoalController,
-  type GoalController,
-  type GoalControllerOptions,
-} from './goals/createGoalController.js'
-export { decodeGoalEvent } from './goals/decodeGoalEvent.js'
-export {
-  GoalContinuationError,
-  GoalEventError,
-  GoalRevisionConflict,
-  GoalStateError,
-} from './goals/errors.js'
-export { foldGoal, goalStep } from './goals/foldGoal.js'
-export { goalChangeSchema } from './goals/readGoalMessage.js'
-export { renderGoalChange } from './goals/render.js'
-export type { GoalControllerError } from './goals/reportGoalError.js'
-export type { GoalChange, GoalPhase, GoalState, GoalTombstone, GoalView } from './goals/types.js'
-export { type AcceptedSend, type InjectSend, type QueueSend, splitSends } from './inbox/splitSends.js'
+} from './contracts/events.js'
+export type { GoalChange, GoalPhase, GoalState, GoalTombstone, GoalView } from './contracts/goals.js'
 export type {
   AgentHooks,
   HookResult,
@@ -54,17 +37,7 @@ export type {
   RequestErrorArgs,
   StepArgs,
   TurnStoppingArgs,
-} from './loop/hooks.js'
-export type { FinishReason, ModelAdapter, ModelEvent, ModelRequest, ToolSpec } from './loop/model.js'
-export { MalformedModelEventError } from './loop/modelEvent.js'
-export { trampoline } from './loop/trampoline.js'
-export {
-  cancelCauseSchema,
-  contentBlockSchema,
-  messageSourceSchema,
-  sendOptionsSchema,
-  userMessageDataSchema,
-} from './messages/schemas.js'
+} from './contracts/hooks.js'
 export type {
   AgentCancelCause,
   AgentMessage,
@@ -86,7 +59,32 @@ export type {
   ToolResultCode,
   Usage,
   UserMessageData,
-} from './messages/types.js'
+} from './contracts/messages.js'
+export type { FinishReason, ModelAdapter, ModelEvent, ModelRequest, ToolSpec } from './contracts/model.js'
+export { defineTool, type ToolContext, type ToolDefinition, type ToolResult } from './contracts/tools.js'
+export {
+  createGoalController,
+  type GoalController,
+  type GoalControllerOptions,
+} from './goals/createGoalController.js'
+export { decodeGoalEvent } from './goals/decodeGoalEvent.js'
+export {
+  GoalContinuationError,
+  GoalEventError,
+  GoalRevisionConflict,
+  GoalStateError,
+} from './goals/errors.js'
+export { foldGoal, goalStep } from './goals/foldGoal.js'
+export type { GoalControllerError } from './goals/reportGoalError.js'
+export { renderGoalChange } from './messages/goalRender.js'
+export { goalChangeSchema } from './messages/readGoalMessage.js'
+export {
+  cancelCauseSchema,
+  contentBlockSchema,
+  messageSourceSchema,
+  sendOptionsSchema,
+  userMessageDataSchema,
+} from './messages/schemas.js'
 export {
   type ConservationResult,
   type ConservationState,
@@ -99,10 +97,12 @@ export { inboxConservation } from './operators/inboxConservation.js'
 export { ofType } from './operators/ofType.js'
 export { statusAlternation } from './operators/statusAlternation.js'
 export { surfaceMessages } from './operators/surfaceMessages.js'
+export { MalformedModelEventError } from './runtime/parseModelEvent.js'
+export { type AcceptedSend, type InjectSend, type QueueSend, splitSends } from './runtime/splitSends.js'
+export { trampoline } from './runtime/trampoline.js'
 export { type FileStore, fileStore } from './session/fileStore.js'
 export { isHumanPrompt } from './session/isHumanPrompt.js'
+export { alreadyFlushed, memoryStore, type SessionStore } from './session/memoryStore.js'
 export { projectEvent, projectMessages } from './session/projectMessages.js'
 export { sessionEventSchema } from './session/sessionEventSchema.js'
-export { alreadyFlushed, memoryStore, type SessionStore } from './session/store.js'
 export { SessionLockedError, SessionLogError, SessionStoreError } from './session/storeErrors.js'
-export { defineTool, type ToolContext, type ToolDefinition, type ToolResult } from './tools/types.js'

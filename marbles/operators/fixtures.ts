@@ -1,7 +1,7 @@
 import { configure } from 'rxjs-marbles'
 import { expect } from 'vitest'
-import type { AgentEvent } from '../../src/events.js'
-import type { AgentMessage, AgentMessageId, AgentStatus } from '../../src/messages/types.js'
+import type { AgentEvent } from '../../src/contracts/events.js'
+import type { AgentMessage, AgentMessageId, AgentStatus } from '../../src/contracts/messages.js'
 
 /** rxjs-marbles wired to vitest (frame-based diagrams, not run mode), for the operator specs. */
 export const { marbles } = configure({

@@ -1,7 +1,7 @@
 import { from, lastValueFrom, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { InvariantViolation } from '../../src/errors.js'
-import type { AgentEvent } from '../../src/events.js'
+import { InvariantViolation } from '../../src/contracts/errors.js'
+import type { AgentEvent } from '../../src/contracts/events.js'
 import { inboxConservation } from '../../src/operators/inboxConservation.js'
 import { dequeue, discard, enqueue, marbles, status } from './fixtures.js'
 

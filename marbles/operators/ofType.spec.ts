@@ -1,13 +1,13 @@
 import { from, lastValueFrom, type Observable, toArray } from 'rxjs'
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { InvalidInputError } from '../../src/errors.js'
+import { InvalidInputError } from '../../src/contracts/errors.js'
 import type {
   AgentEvent,
   InboxDequeueEvent,
   SessionEvent,
   SessionEventOf,
   StatusEvent,
-} from '../../src/events.js'
+} from '../../src/contracts/events.js'
 import { ofType } from '../../src/operators/ofType.js'
 import { dequeue, enqueue, marbles, status } from './fixtures.js'
 

@@ -1,8 +1,8 @@
 import { from, lastValueFrom, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { InvariantViolation } from '../../src/errors.js'
-import type { AgentEvent } from '../../src/events.js'
-import type { AgentStatus } from '../../src/messages/types.js'
+import { InvariantViolation } from '../../src/contracts/errors.js'
+import type { AgentEvent } from '../../src/contracts/events.js'
+import type { AgentStatus } from '../../src/contracts/messages.js'
 import { statusAlternation } from '../../src/operators/statusAlternation.js'
 import { enqueue, marbles, status } from './fixtures.js'
 

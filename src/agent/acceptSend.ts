@@ -1,8 +1,8 @@
-import type { AcceptedSend } from '../inbox/splitSends.js'
-import type { SendInput, SendOptions } from '../messages/types.js'
+import type { SendInput, SendOptions } from '../contracts/messages.js'
+import { mintMessageId } from '../messages/mint.js'
 import { userTextMessage } from '../messages/userText.js'
 import { parseSendValue } from '../messages/validate.js'
-import { mintMessageId } from './mint.js'
+import type { AcceptedSend } from '../runtime/splitSends.js'
 
 /** The three presets of `send` (SPEC section 2). */
 export const FOLLOWUP: SendOptions = Object.freeze({ target: 'next-turn', wakeup: true })

@@ -1,7 +1,7 @@
 import { asapScheduler, queueScheduler } from 'rxjs'
-import { type InputIssue, InvalidInputError } from '../errors.js'
+import type { AgentOptions } from '../contracts/agent.js'
+import { type InputIssue, InvalidInputError } from '../contracts/errors.js'
 import { checkTools } from '../tools/toolSpecs.js'
-import type { AgentOptions } from './types.js'
 
 /** How long a store's `flush()` may take by default before it counts as failed. */
 export const DEFAULT_FLUSH_TIMEOUT_MS = 30_000

@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/types.js'
+import type { Agent } from '../contracts/agent.js'
 
 /** What one line of input asks for. */
 export type Command =

@@ -1,6 +1,6 @@
-import type { AgentEvent, SessionEvent } from '../events.js'
+import type { AgentEvent, SessionEvent } from '../contracts/events.js'
+import type { ContentBlock } from '../contracts/messages.js'
 import { errorText } from '../messages/errorText.js'
-import type { ContentBlock } from '../messages/types.js'
 import { isHumanPrompt } from '../session/isHumanPrompt.js'
 import { label } from '../testing/label.js'
 

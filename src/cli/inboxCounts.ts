@@ -1,5 +1,5 @@
-import type { AgentEvent } from '../events.js'
-import type { AgentMessageId } from '../messages/types.js'
+import type { AgentEvent } from '../contracts/events.js'
+import type { AgentMessageId } from '../contracts/messages.js'
 
 /** Outstanding queued and steering items, kept from the inbox events (R30's books). */
 export class InboxCounts {

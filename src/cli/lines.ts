@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline'
-import type { Agent } from '../agent/types.js'
+import type { Agent } from '../contracts/agent.js'
 import { parseCommand, runCommand } from './commands.js'
 import { formatDurable, formatLive, PLAIN } from './format.js'
 

@@ -1,5 +1,5 @@
 import { emitKeypressEvents } from 'node:readline'
-import type { Agent } from '../agent/types.js'
+import type { Agent } from '../contracts/agent.js'
 import { parseCommand, runCommand } from './commands.js'
 import { COLORS, formatDurable, formatLive } from './format.js'
 import { InboxCounts } from './inboxCounts.js'

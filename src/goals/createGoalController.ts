@@ -1,8 +1,10 @@
 import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs'
 import { ulid } from 'ulid'
-import { extensionsOf } from '../agent/extensions.js'
-import type { Agent } from '../agent/types.js'
-import type { AgentMessageId, GoalSource } from '../messages/types.js'
+import type { Agent } from '../contracts/agent.js'
+import { type GoalChange, type GoalState, type GoalView, isTombstone } from '../contracts/goals.js'
+import type { AgentMessageId, GoalSource } from '../contracts/messages.js'
+import { renderGoalChange } from '../messages/goalRender.js'
+import { extensionsOf } from '../runtime/extensions.js'
 import {
   describeThrown,
   GoalContinuationError,
@@ -19,9 +21,7 @@ import {
   parseGoalInput,
   parseRevision,
 } from './goalInputs.js'
-import { renderGoalChange } from './render.js'
 import { type GoalControllerError, reportGoalError } from './reportGoalError.js'
-import { type GoalChange, type GoalState, type GoalView, isTombstone } from './types.js'
 
 export type GoalControllerOptions = {
   /** The round cap of a goal created without `maxRounds`; `null` for none. Default 10. */

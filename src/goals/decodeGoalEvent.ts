@@ -1,7 +1,7 @@
-import type { SessionEventOf } from '../events.js'
+import type { SessionEventOf } from '../contracts/events.js'
+import type { GoalChange } from '../contracts/goals.js'
+import { readGoalMessage } from '../messages/readGoalMessage.js'
 import { GoalEventError } from './errors.js'
-import { readGoalMessage } from './readGoalMessage.js'
-import type { GoalChange } from './types.js'
 
 /**
  * Decodes a goal change from a `user/message` (R33):

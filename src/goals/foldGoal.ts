@@ -1,7 +1,7 @@
-import type { SessionEvent } from '../events.js'
+import type { SessionEvent } from '../contracts/events.js'
+import { type GoalView, isTombstone } from '../contracts/goals.js'
 import { decodeGoalEvent } from './decodeGoalEvent.js'
 import { GoalEventError } from './errors.js'
-import { type GoalView, isTombstone } from './types.js'
 
 export const NO_GOAL: GoalView = Object.freeze({ goal: undefined, rounds: 0 })
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { InvalidInputError } from '../errors.js'
+import { InvalidInputError } from '../contracts/errors.js'
 import { toInputIssues } from '../messages/toInputIssues.js'
 
 const maxRounds = z.int().min(1).nullable()

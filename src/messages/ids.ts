@@ -1,5 +1,5 @@
 import { encodeTime, ULIDError, ULIDErrorCode, ulid } from 'ulid'
-import type { AgentMessageId } from './types.js'
+import type { AgentMessageId } from '../contracts/messages.js'
 
 /**
  * Randomness for ulid from a pooled buffer: ulid's default PRNG calls

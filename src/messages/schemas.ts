@@ -5,7 +5,6 @@
  * parts (extra source fields, `change`) so that they also hold on their own.
  */
 import { z } from 'zod'
-import { jsonSnapshot } from './snapshot.js'
 import type {
   AgentCancelCause,
   CancelOptions,
@@ -15,7 +14,8 @@ import type {
   SendOptions,
   ToolResultCode,
   UserMessageData,
-} from './types.js'
+} from '../contracts/messages.js'
+import { jsonSnapshot } from './snapshot.js'
 
 export const toolResultCodes = [
   'UNKNOWN_TOOL',

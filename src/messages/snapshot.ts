@@ -2,10 +2,10 @@
  * `jsonSnapshot`: the deep copy + deep freeze of R1, and the non-JSON check of R2/V4, in one pass
  * (no `JSON.stringify` round trip: sends are on the hot path).
  */
-import type { InputIssue } from '../errors.js'
-import { formatPath } from '../errors.js'
+import type { InputIssue } from '../contracts/errors.js'
+import { formatPath } from '../contracts/errors.js'
+import type { JsonValue } from '../contracts/messages.js'
 import { errorText } from './errorText.js'
-import type { JsonValue } from './types.js'
 
 export type Path = readonly (string | number)[]
 export type SnapshotResult =

@@ -1,6 +1,6 @@
 /** The one place where zod issues become the `InputIssue`s of `InvalidInputError` (R2). */
 import type { z } from 'zod'
-import type { InputIssue } from '../errors.js'
+import type { InputIssue } from '../contracts/errors.js'
 import type { Path } from './snapshot.js'
 
 const expectedNames: Readonly<Record<string, string>> = { int: 'integer', record: 'object' }

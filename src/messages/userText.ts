@@ -1,4 +1,4 @@
-import type { AgentMessage, AgentMessageId, MessageSource, UserMessageData } from './types.js'
+import type { AgentMessage, AgentMessageId, MessageSource, UserMessageData } from '../contracts/messages.js'
 
 /** The source of the string shorthand, one frozen object shared by every such message. */
 export const userSource: MessageSource = Object.freeze({ kind: 'user' })

@@ -3,8 +3,16 @@
  * Each parser returns deep-frozen data or throws `InvalidInputError`; nothing else happens before
  * it returns, so a refused call leaves no trace.
  */
-import { type InputIssue, InvalidInputError } from '../errors.js'
-import { goalMessageIssue, goalStateTextIssue, isGoalStateText } from '../goals/goalMessageIssue.js'
+import { type InputIssue, InvalidInputError } from '../contracts/errors.js'
+import type {
+  AgentCancelCause,
+  CancelOptions,
+  ContentBlock,
+  MessageSource,
+  SendOptions,
+  UserMessageData,
+} from '../contracts/messages.js'
+import { goalMessageIssue, goalStateTextIssue, isGoalStateText } from './goalMessageIssue.js'
 import {
   cancelCauseSchema,
   cancelOptionsSchema,
@@ -13,14 +21,6 @@ import {
 } from './schemas.js'
 import { deepFreeze, isPlainObject, jsonSnapshot, type Path, unreadable } from './snapshot.js'
 import { toInputIssues } from './toInputIssues.js'
-import type {
-  AgentCancelCause,
-  CancelOptions,
-  ContentBlock,
-  MessageSource,
-  SendOptions,
-  UserMessageData,
-} from './types.js'
 import { userSource, userText } from './userText.js'
 
 /**

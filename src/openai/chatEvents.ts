@@ -1,5 +1,5 @@
 import { concatMap, endWith, map, type OperatorFunction, scan, takeWhile, throwError } from 'rxjs'
-import type { ModelEvent } from '../loop/model.js'
+import type { ModelEvent } from '../contracts/model.js'
 import {
   type ChatStreamInput,
   type ChatStreamStep,

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '../loop/model.js'
+import type { ModelRequest } from '../contracts/model.js'
 import type { OpenAIModelOptions } from './openaiModel.js'
 import { toChatMessages } from './toChatMessages.js'
 import { toChatTools } from './toChatTools.js'

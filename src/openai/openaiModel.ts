@@ -1,5 +1,5 @@
 import { concatMap, defer } from 'rxjs'
-import type { ModelAdapter } from '../loop/model.js'
+import type { ModelAdapter } from '../contracts/model.js'
 import { boundWaits } from './boundWaits.js'
 import { chatEvents } from './chatEvents.js'
 import { chatRequestBody } from './chatRequestBody.js'

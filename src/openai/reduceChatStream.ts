@@ -1,5 +1,5 @@
-import type { FinishReason, ModelEvent } from '../loop/model.js'
-import type { Usage } from '../messages/types.js'
+import type { Usage } from '../contracts/messages.js'
+import type { FinishReason, ModelEvent } from '../contracts/model.js'
 import { type ChatChunk, chatChunkSchema, type ToolCallDelta } from './chatChunkSchema.js'
 import { ModelRequestError } from './ModelRequestError.js'
 import { quote } from './redact.js'

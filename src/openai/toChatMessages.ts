@@ -1,4 +1,4 @@
-import type { ContentBlock, Message } from '../messages/types.js'
+import type { ContentBlock, Message } from '../contracts/messages.js'
 import type { ChatMessage, ChatToolCall } from './wire.js'
 
 const textOf = (content: readonly ContentBlock[], separator: string): string =>

@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../loop/model.js'
+import type { ToolSpec } from '../contracts/model.js'
 import type { ChatTool } from './wire.js'
 
 /**

@@ -1,6 +1,6 @@
-import { InvariantViolation } from '../errors.js'
-import type { AgentEvent } from '../events.js'
-import type { AgentMessageId } from '../messages/types.js'
+import { InvariantViolation } from '../contracts/errors.js'
+import type { AgentEvent } from '../contracts/events.js'
+import type { AgentMessageId } from '../contracts/messages.js'
 
 /**
  * The outstanding inbox ids per agent (R30): ids that were enqueued and have not been dequeued

@@ -1,7 +1,7 @@
 import { distinctUntilChanged, type OperatorFunction, scan, startWith } from 'rxjs'
-import type { SessionEvent } from '../events.js'
+import type { SessionEvent } from '../contracts/events.js'
+import type { GoalView } from '../contracts/goals.js'
 import { goalStep, NO_GOAL } from '../goals/foldGoal.js'
-import type { GoalView } from '../goals/types.js'
 
 /**
  * The goal fold (R34) as an operator over `transcript$`: the current goal and rounds started,

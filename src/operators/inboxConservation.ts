@@ -1,6 +1,6 @@
 import { defer, type MonoTypeOperatorFunction, tap } from 'rxjs'
-import { InvariantViolation } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { InvariantViolation } from '../contracts/errors.js'
+import type { AgentEvent } from '../contracts/events.js'
 import { createConservationTracker } from './conservationStep.js'
 
 /**

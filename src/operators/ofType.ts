@@ -1,5 +1,5 @@
 import { filter, type OperatorFunction } from 'rxjs'
-import { InvalidInputError } from '../errors.js'
+import { InvalidInputError } from '../contracts/errors.js'
 
 /**
  * Passes on only the events whose `type` is one of the given types, narrowed to those types.

@@ -1,7 +1,7 @@
 import { defer, type MonoTypeOperatorFunction, tap } from 'rxjs'
-import { InvariantViolation } from '../errors.js'
-import type { AgentEvent } from '../events.js'
-import type { AgentStatus } from '../messages/types.js'
+import { InvariantViolation } from '../contracts/errors.js'
+import type { AgentEvent } from '../contracts/events.js'
+import type { AgentStatus } from '../contracts/messages.js'
 
 /**
  * Checks R31 on a stream of live events: an agent never publishes the same status twice in a row.

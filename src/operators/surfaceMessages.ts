@@ -1,6 +1,6 @@
 import { filter, map, type OperatorFunction, scan } from 'rxjs'
-import type { SessionEvent } from '../events.js'
-import type { Message } from '../messages/types.js'
+import type { SessionEvent } from '../contracts/events.js'
+import type { Message } from '../contracts/messages.js'
 import { projectEvent } from '../session/projectMessages.js'
 
 /**

@@ -1,6 +1,6 @@
 import { from, type SchedulerLike, throwError, timeout } from 'rxjs'
-import { FlushTimeoutError } from '../errors.js'
-import { alreadyFlushed, type SessionStore } from './store.js'
+import { FlushTimeoutError } from '../contracts/errors.js'
+import { alreadyFlushed, type SessionStore } from './memoryStore.js'
 
 /**
  * The store as the agent uses it: every `flush()` that does not finish within `ms` errors with

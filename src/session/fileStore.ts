@@ -10,10 +10,10 @@ import {
   writeSync,
 } from 'node:fs'
 import { Observable } from 'rxjs'
-import type { SessionEvent } from '../events.js'
+import type { SessionEvent } from '../contracts/events.js'
 import { acquireLock } from './fileLock.js'
+import type { SessionStore } from './memoryStore.js'
 import { readLog } from './readLog.js'
-import type { SessionStore } from './store.js'
 import { SessionLogError, SessionStoreError, storeError } from './storeErrors.js'
 
 export type FileStore = SessionStore & {

@@ -1,4 +1,4 @@
-import type { MessageSource } from '../messages/types.js'
+import type { MessageSource } from '../contracts/messages.js'
 
 /**
  * "Is this a human prompt?" (R39): answered by the source alone, never by the event type.

@@ -1,5 +1,5 @@
-import type { SessionEvent } from '../events.js'
-import type { Message } from '../messages/types.js'
+import type { SessionEvent } from '../contracts/events.js'
+import type { Message } from '../contracts/messages.js'
 
 /**
  * The surface projection of one durable event (R38): user and steering messages verbatim as

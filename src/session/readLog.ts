@@ -1,5 +1,5 @@
 import { readSync } from 'node:fs'
-import type { SessionEvent } from '../events.js'
+import type { SessionEvent } from '../contracts/events.js'
 import { checkEvent } from './sessionEventSchema.js'
 import { SessionLogError, storeError } from './storeErrors.js'
 

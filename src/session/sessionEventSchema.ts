@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { SessionEvent } from '../events.js'
+import type { SessionEvent } from '../contracts/events.js'
 import { contentBlockSchema, messageSourceSchema } from '../messages/schemas.js'
 
 const turn = z.int().min(1)

@@ -1,7 +1,7 @@
 import { filter, map, merge, type Observable } from 'rxjs'
-import type { Agent } from '../agent/types.js'
-import type { AgentEvent, SessionEvent } from '../events.js'
-import type { AgentMessage, ContentBlock } from '../messages/types.js'
+import type { Agent } from '../contracts/agent.js'
+import type { AgentEvent, SessionEvent } from '../contracts/events.js'
+import type { AgentMessage, ContentBlock } from '../contracts/messages.js'
 
 const textOf = (content: readonly ContentBlock[]): string => {
   const first = content[0]

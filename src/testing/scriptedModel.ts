@@ -1,6 +1,6 @@
 import { from, isObservable, Observable, type ObservableInput, throwError } from 'rxjs'
-import type { FinishReason, ModelAdapter, ModelEvent, ModelRequest } from '../loop/model.js'
-import type { Usage } from '../messages/types.js'
+import type { Usage } from '../contracts/messages.js'
+import type { FinishReason, ModelAdapter, ModelEvent, ModelRequest } from '../contracts/model.js'
 
 /** One scripted answer. */
 export type ScriptedReply =

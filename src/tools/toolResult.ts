@@ -1,8 +1,8 @@
 import { z } from 'zod'
+import type { ContentBlock, ToolResultBlock, ToolResultCode } from '../contracts/messages.js'
 import { errorText } from '../messages/errorText.js'
 import { contentBlockSchema } from '../messages/schemas.js'
 import { jsonSnapshot } from '../messages/snapshot.js'
-import type { ContentBlock, ToolResultBlock, ToolResultCode } from '../messages/types.js'
 
 const toolResultShape = z.object({
   content: z.union([z.string(), z.array(contentBlockSchema)]),

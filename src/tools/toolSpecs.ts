@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import type { InputIssue } from '../errors.js'
-import type { ToolSpec } from '../loop/model.js'
-import type { ToolDefinition } from './types.js'
+import type { InputIssue } from '../contracts/errors.js'
+import type { ToolSpec } from '../contracts/model.js'
+import type { ToolDefinition } from '../contracts/tools.js'
 
 /** What the model sees of each tool: JSON Schema generated from its zod schema. */
 export const toolSpecsOf = (tools: readonly ToolDefinition<never>[]): readonly ToolSpec[] =>

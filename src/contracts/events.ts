@@ -1,0 +1,110 @@
+/**
+ * The two event vocabularies of SPEC section 4: live lifecycle events (`events$`, not persisted)
+ * and durable session events (`transcript$`, the transcript). Type strings are namespaced.
+ */
+import type {
+  AgentCancelCause,
+  AgentMessage,
+  AgentStatus,
+  ContentBlock,
+  InboxPlacement,
+  MessageSource,
+  ToolCallBlock,
+  ToolResultBlock,
+  Usage,
+} from './messages.js'
+
+export type SettledReason =
+  | { readonly kind: 'completed' }
+  | { readonly kind: 'aborted' }
+  | { readonly kind: 'error'; readonly error: unknown }
+
+type Live<T extends string, P> = { readonly type: T; readonly agentId: string } & P
+
+export type InboxEnqueueEvent = Live<
+  'agent/inbox/enqueue',
+  { readonly message: AgentMessage; readonly placement: InboxPlacement }
+>
+export type InboxDequeueEvent = Live<'agent/inbox/dequeue', { readonly message: AgentMessage }>
+export type InboxDiscardEvent = Live<'agent/inbox/discard', { readonly messages: readonly AgentMessage[] }>
+export type StatusEvent = Live<'agent/status', { readonly status: AgentStatus }>
+export type CancelRequestedEvent = Live<'agent/cancel-requested', { readonly cause: AgentCancelCause }>
+export type SettledEvent = Live<'agent/settled', { readonly turn: number; readonly reason: SettledReason }>
+export type AgentErrorEvent = Live<
+  'agent/error',
+  { readonly turn: number; readonly step: number; readonly error: unknown }
+>
+/**
+ * A streamed text or reasoning delta of the running step. Not in SPEC's table: added so that
+ * apps can show text as it arrives. Deltas are live only; the durable record is the step's
+ * `assistant/message`.
+ */
+export type StreamDeltaEvent = Live<
+  'agent/stream/delta',
+  { readonly turn: number; readonly step: number; readonly kind: 'text' | 'reasoning'; readonly text: string }
+>
+
+export type AgentEvent =
+  | InboxEnqueueEvent
+  | InboxDequeueEvent
+  | InboxDiscardEvent
+  | StatusEvent
+  | CancelRequestedEvent
+  | SettledEvent
+  | AgentErrorEvent
+  | StreamDeltaEvent
+
+export type AgentEventType = AgentEvent['type']
+
+export type TurnTrigger =
+  | { readonly kind: 'message'; readonly source: MessageSource }
+  | { readonly kind: 'retry' }
+
+export type TurnEndReason =
+  | { readonly kind: 'completed' }
+  | { readonly kind: 'max-tokens' }
+  | { readonly kind: 'aborted' }
+  | { readonly kind: 'disposed' }
+  | { readonly kind: 'error'; readonly step: number; readonly message: string }
+
+/** Durable event payloads by type. */
+export type SessionEventDataMap = {
+  'user/message': {
+    readonly content: readonly ContentBlock[]
+    readonly source: MessageSource
+    readonly id?: AgentMessage['id']
+  }
+  'steering/message': {
+    readonly turn: number
+    readonly content: readonly ContentBlock[]
+    readonly source: MessageSource
+    readonly id: AgentMessage['id']
+  }
+  'turn/start': { readonly turn: number; readonly trigger: TurnTrigger }
+  'turn/end': { readonly turn: number; readonly reason: TurnEndReason }
+  'step/start': { readonly turn: number; readonly step: number }
+  'step/end': { readonly turn: number; readonly step: number }
+  'assistant/message': {
+    readonly turn: number
+    readonly step: number
+    readonly content: readonly ContentBlock[]
+    readonly usage?: Usage
+  }
+  'tool/call': { readonly turn: number; readonly step: number; readonly call: ToolCallBlock }
+  'tool/result': { readonly turn: number; readonly step: number; readonly result: ToolResultBlock }
+}
+
+export type SessionEventType = keyof SessionEventDataMap
+
+/** A durable event before the session numbers it: what reducers produce. */
+export type DurableDraft = {
+  [T in SessionEventType]: { readonly type: T; readonly data: SessionEventDataMap[T] }
+}[SessionEventType]
+
+/** A durable event as stored: `seq` = 1, 2, 3 … per session. Deep-frozen. */
+export type SessionEvent = {
+  [T in SessionEventType]: { readonly seq: number; readonly type: T; readonly data: SessionEventDataMap[T] }
+}[SessionEventType]
+
+export type SessionEventOf<T extends SessionEventType> = Extract<SessionEvent, { type: T }>
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>

@@ -1,0 +1,39 @@
+import type { ObservableInput } from 'rxjs'
+import type { Message, ToolCallBlock, Usage } from './messages.js'
+
+/** What the model sees of a tool: JSON Schema generated from the tool's zod schema. */
+export type ToolSpec = { readonly name: string; readonly description: string; readonly parameters: unknown }
+
+export type FinishReason = 'stop' | 'tool-calls' | 'max-tokens'
+
+/** One event of a model's streamed answer (SPEC section 3). */
+export type ModelEvent =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'reasoning'; readonly text: string }
+  | ({ readonly type: 'tool-call' } & Omit<ToolCallBlock, 'type'>)
+  | { readonly type: 'finish'; readonly reason: FinishReason; readonly usage?: Usage }
+
+/**
+ * One model call. `messages` and `signal` are getters, made on first read; they are not own
+ * properties, so `{...request}` drops them: a wrapping adapter passes them on by name,
+ * `inner({...request, messages: request.messages, signal: request.signal})`.
+ */
+export type ModelRequest = {
+  readonly agentId: string
+  readonly turn: number
+  readonly step: number
+  readonly system?: string
+  /** The conversation so far (`session.messages()` at this step), copied on first read. */
+  readonly messages: readonly Message[]
+  readonly tools: readonly ToolSpec[]
+  /** The turn's abort signal, made on first read. */
+  readonly signal: AbortSignal
+}
+
+/**
+ * The model contract: one request in, a stream of events out. A stream that completes without
+ * `finish` finished with `stop`; a stream error is a request failure; events after `finish` are
+ * ignored. Return anything RxJS's `from` accepts: an Observable, an async iterable, a Promise of
+ * one event, an array.
+ */
+export type ModelAdapter = (request: ModelRequest) => ObservableInput<ModelEvent>

@@ -1,0 +1,41 @@
+import type { ObservableInput } from 'rxjs'
+import type { z } from 'zod'
+import type { Agent } from './agent.js'
+import type { ContentBlock, SendInput } from './messages.js'
+
+/** What a tool's `execute` may hand back as its result. */
+export type ToolResult = { readonly content: readonly ContentBlock[] | string; readonly isError?: boolean }
+
+export type ToolContext<A = Agent> = {
+  readonly agent: A
+  readonly turn: number
+  readonly step: number
+  /** Aborts with the turn (R25). */
+  readonly signal: AbortSignal
+  /**
+   * Stages context for the model (R22): no id, no event; it enters after the whole batch (R21).
+   * A string means text with source `{kind:'tool', tool: <this tool's name>}`.
+   */
+  context(input: SendInput): void
+  /** Ends the turn after this step, without `turnStopping` (R17). */
+  concludeTurn(): void
+}
+
+/**
+ * A tool the model may call. `parameters` is a zod schema: the model sees it as JSON Schema, and
+ * the raw JSON arguments are parsed and validated with it before `execute` runs (R21b).
+ * `execute` returns a value, a `ToolResult`, or a Promise/Observable of one.
+ */
+export type ToolDefinition<A = Agent, S extends z.ZodType = z.ZodType> = {
+  readonly name: string
+  readonly description: string
+  readonly parameters: S
+  readonly execute: (args: z.infer<S>, ctx: ToolContext<A>) => unknown | ObservableInput<unknown>
+  /** Safe to run beside other parallel tools of the same step (default false). */
+  readonly parallel?: boolean
+}
+
+/** Defines a tool with its argument type inferred from the schema. */
+export const defineTool = <S extends z.ZodType, A = unknown>(
+  tool: ToolDefinition<A, S>,
+): ToolDefinition<A, S> => tool

@@ -1,0 +1,159 @@
+import type {
+  AgentCancelCause,
+  AgentMessage,
+  AgentMessageId,
+  AgentStatus,
+  ContentBlock,
+  DisposeCause,
+  MessageSource,
+  ToolCallBlock,
+  ToolResultBlock,
+  Usage,
+  UserMessageData,
+} from '../contracts/messages.js'
+import type { FinishReason } from '../contracts/model.js'
+import { userSource, userTextMessage } from '../messages/userText.js'
+import { emptyFifo, type Fifo } from './fifo.js'
+
+/**
+ * A queued FIFO item: the accepted message and whether it may wake the driver (R8). A waking
+ * item is the message itself, or `{id, text}` for a string send; a parked one is wrapped.
+ *
+ * Why `{id, text}`: a string send is the common followup, and a queue can hold many of them.
+ * Its message (an object, a content array and a text block) is made again, an equal value, when
+ * the item is dequeued or discarded: about 100 bytes per queued message instead of 200 (issue #7).
+ */
+export type QueuedItem = AgentMessage | QueuedText | { readonly parked: AgentMessage }
+export type QueuedText = { readonly id: AgentMessageId; readonly text: string }
+/** A queued item as a claim keeps it: a compact one made whole. */
+export type ClaimedItem = AgentMessage | { readonly parked: AgentMessage }
+export const claimedItem = (item: QueuedItem): ClaimedItem =>
+  'text' in item ? userTextMessage(item.id, item.text) : item
+export const itemMessage = (item: QueuedItem): AgentMessage => {
+  const whole = claimedItem(item)
+  return 'parked' in whole ? whole.parked : whole
+}
+export const itemWakes = (item: QueuedItem): boolean => !('parked' in item)
+/** The item's source, without making a compact item's message. */
+export const itemSource = (item: QueuedItem): MessageSource =>
+  'parked' in item ? item.parked.source : 'text' in item ? userSource : item.source
+
+/** Next-step input staged for the next safe boundary. Steering carries its id; context may. */
+export type OutboxEntry =
+  | { readonly kind: 'steering'; readonly message: AgentMessage }
+  | { readonly kind: 'context'; readonly data: UserMessageData & { readonly id?: AgentMessage['id'] } }
+
+export type AbortCause = AgentCancelCause | DisposeCause
+
+/** Set on an activity by the first effective cancel (the first cause wins, R25). */
+export type Abort = { readonly cause: AbortCause; readonly keepInbox: boolean }
+
+/** A claimed prompt between the claim (R10) and the admission decision (R11–R13). */
+export type Claim = {
+  readonly kind: 'claim'
+  /** Activity number: signals carry it, so stale ones (after a cancel) are ignored. */
+  readonly id: number
+  /** The turn this claim opens when admitted. */
+  readonly turn: number
+  /** Outbox entries staged before the claim: the inherited prefix (R12). */
+  readonly inherited: number
+  /** The claimed item, its message made whole (never a compact `{id, text}`). */
+  readonly item?: ClaimedItem
+  readonly phase: 'opening' | 'dequeued' | 'deciding'
+  readonly abort?: Abort
+}
+
+/** What the running step has produced so far. */
+export type StepDraft = {
+  readonly content: readonly ContentBlock[]
+  readonly toolCalls: readonly ToolCallBlock[]
+  readonly finish?: FinishReason
+  readonly usage?: Usage
+}
+
+/** A tool call's outcome, buffered until every earlier call of the batch is recorded. */
+export type ToolOutcome = { readonly result: ToolResultBlock; readonly concluded: boolean }
+
+/**
+ * `request-failed`: the failed step is closed and `requestError` starts once the subscribers of
+ * that `step/end` have returned; `request-error`: the hook runs, the only time `retry()` is
+ * accepted while busy (R24).
+ */
+export type TurnPhase = 'step-hook' | 'model' | 'tools' | 'turn-stopping' | 'request-failed' | 'request-error'
+
+export type Turn = {
+  readonly kind: 'turn'
+  readonly id: number
+  readonly turn: number
+  readonly step: number
+  readonly phase: TurnPhase
+  /** `step/start` written and `step/end` not yet. */
+  readonly stepOpen: boolean
+  readonly draft: StepDraft
+  /** Tool results recorded so far in this step (model order), and whether one concluded. */
+  readonly toolResults: number
+  readonly concluded: boolean
+  /** Which calls of the batch were dispatched (for R25's two abort codes). */
+  readonly started?: readonly boolean[]
+  /** Outcomes by call index that are not recorded yet (a later call finished first). */
+  readonly outcomes?: readonly (ToolOutcome | undefined)[]
+  /** Any step finished with `max-tokens` (R18): the turn's end reason sticks. */
+  readonly maxTokens: boolean
+  readonly requestError?: unknown
+  readonly abort?: Abort
+}
+
+/** A turn ended (or an admission was rejected) and the driver's next move is scheduled (R13b). */
+export type Between = { readonly kind: 'between'; readonly id: number; readonly checkpointed: boolean }
+
+export type Activity = Claim | Turn | Between
+
+export type Disposal = 'none' | 'disposing' | 'finalizing' | 'disposed'
+
+export type DeliveryState = {
+  readonly agentId: string
+  readonly queue: Fifo<QueuedItem>
+  /** How many queued items may wake the driver; parked ones do not count (R8). */
+  readonly waking: number
+  readonly outbox: readonly OutboxEntry[]
+  readonly status: AgentStatus
+  /** The acceptance window (`acceptsNextStep`). */
+  readonly window: boolean
+  readonly wakeScheduled: boolean
+  readonly activity: Activity | null
+  readonly lastTurn: number
+  readonly nextActivity: number
+  /** `retry()` was called inside `requestError`; the retry turn opens after this turn's end. */
+  readonly retryPending: boolean
+  /** The request error of the last turn `retry()` was called for (read while `retryPending`). */
+  readonly retryError?: unknown
+  readonly disposal: Disposal
+}
+
+export const initialState = (agentId: string, lastTurn = 0): DeliveryState => ({
+  agentId,
+  queue: emptyFifo(),
+  waking: 0,
+  outbox: [],
+  status: 'idle',
+  window: false,
+  wakeScheduled: false,
+  activity: null,
+  lastTurn,
+  nextActivity: 1,
+  retryPending: false,
+  disposal: 'none',
+})
+
+export const EMPTY_DRAFT: StepDraft = { content: [], toolCalls: [] }
+
+/** R28: no wake scheduled, no admission/turn active, no waking item queued. */
+export const isQuiescent = (s: DeliveryState): boolean =>
+  !s.wakeScheduled && s.activity === null && s.waking === 0
+
+/** An admission or a turn is active (a claim counts from the moment it opens the window). */
+export const activeWork = (s: DeliveryState): Claim | Turn | undefined =>
+  s.activity && s.activity.kind !== 'between' ? s.activity : undefined
+
+export const hasSteering = (outbox: readonly OutboxEntry[]): boolean =>
+  outbox.some((e) => e.kind === 'steering')

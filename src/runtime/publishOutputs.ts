@@ -1,0 +1,109 @@
+import { filter, map, Observable, type Observer, type OperatorFunction, Subject } from 'rxjs'
+import type { AgentEvent, SessionEvent } from '../contracts/events.js'
+import type { Effect, Output } from '../machine/inputs.js'
+import type { Reduction } from '../machine/reduce.js'
+import type { Transcript } from '../session/transcript.js'
+
+/** What reaches subscribers: live events, and durable events once appended to the transcript. */
+export type Published =
+  | { readonly kind: 'live'; readonly event: AgentEvent }
+  | { readonly kind: 'event'; readonly event: SessionEvent }
+
+export type PublishDeps = {
+  /** Called first for each reduction, before its outputs go out (the façade adopts its state). */
+  readonly reduced: (reduction: Reduction) => void
+  readonly transcript: Transcript
+  /** Runs an effect, in output order (the effect runner's inlet). */
+  readonly effect: (effect: Effect) => void
+  /** Called after all outputs of a reduction were delivered (the `whenIdle` check). */
+  readonly delivered: (reduction: Reduction) => void
+  /** Called once when the reductions end (completion or error), after passing it on. */
+  readonly ended: () => void
+}
+
+/**
+ * Hands each reduction's state to the façade (`reduced`), then its outputs on, in order, synchronously: a live event is emitted; a durable
+ * draft is appended to the transcript and its `SessionEvent` emitted; an effect goes to the
+ * runner. Then `delivered(reduction)`.
+ *
+ * ```text
+ * reductions:  --R1----------R2--|      R1.out = [live a, durable d, effect x], R2.out = [live b]
+ * emitted:     --(aD)--------b---|      D = d appended; x went to the runner between D and R2
+ * ```
+ *
+ * Why effects do not travel on the emitted stream: that stream is multicast to subscribers with
+ * a `Subject`, whose every `next` costs an ES5 iteration (garbage) in the CommonJS RxJS that
+ * Node loads; effects are a third of the outputs and have exactly one reader (issue #7).
+ */
+export const publishOutputs =
+  (deps: PublishDeps): OperatorFunction<Reduction, Published> =>
+  (reductions) =>
+    new Observable<Published>((subscriber) =>
+      reductions.subscribe({
+        next: (r) => {
+          deps.reduced(r)
+          // An index, not for-of: the array iterator showed up at 3% of an accepted send (issue #7).
+          const out = r.out
+          for (let i = 0; i < out.length; i++) {
+            const o = out[i] as Output
+            if (o.kind === 'effect') deps.effect(o.effect)
+            else if (o.kind === 'live') subscriber.next(o)
+            else subscriber.next({ kind: 'event', event: deps.transcript.append(o.draft) })
+          }
+          deps.delivered(r)
+        },
+        error: (error: unknown) => {
+          subscriber.error(error)
+          deps.ended()
+        },
+        complete: () => {
+          subscriber.complete()
+          deps.ended()
+        },
+      }),
+    )
+
+/**
+ * What `events$`, `status$` and `transcript$` subscribers share: one Subject, fed by `observer`
+ * (the pipeline's subscriber); `completed` resolves when the pipeline completes. An output nobody observes is not sent through it: a Subject's
+ * `next` costs an ES5 iteration (garbage) in the CommonJS RxJS that Node loads, and most outputs
+ * of a busy agent are watched by few or none (issue #7).
+ *
+ * A defect (the reducer threw) errors the streams; it is rethrown when nobody observes them,
+ * so RxJS reports it (`config.onUnhandledError`, else an uncaught error) instead of losing it.
+ */
+export const sharedOutputs = () => {
+  const published = new Subject<Published>()
+  let resolve: () => void = () => {}
+  /** Resolves when the pipeline has completed (what `dispose()` returns). */
+  const completed = new Promise<void>((r) => {
+    resolve = r
+  })
+  const output$ = published.asObservable()
+  const observer: Observer<Published> = {
+    next: (o) => {
+      if (published.observed) published.next(o)
+    },
+    error: (error: unknown) => {
+      const observed = published.observed
+      published.error(error)
+      if (!observed) throw error
+    },
+    complete: () => {
+      published.complete()
+      resolve()
+    },
+  }
+  return {
+    observer,
+    completed,
+    events$: output$.pipe(
+      filter((o) => o.kind === 'live'),
+      map((o) => o.event),
+    ),
+    durable$: output$.pipe(
+      filter((o) => o.kind === 'event'),
+      map((o) => o.event),
+    ),
+  }
+}

@@ -1,0 +1,74 @@
+import { connect, filter, map, merge, type OperatorFunction } from 'rxjs'
+import type { AgentMessage, SendOptions } from '../contracts/messages.js'
+import { fanOut } from './fanOut.js'
+
+/**
+ * A send after validation, snapshot and id: what enters the pipeline. `text` is the string when
+ * the send was the string shorthand (the queue then keeps it as `{id, text}`, issue #7).
+ */
+export type AcceptedSend = {
+  readonly message: AgentMessage
+  readonly options: SendOptions
+  readonly text?: string | undefined
+}
+
+/** Bound for the queued FIFO or the steering outbox: `next-turn`, or `next-step` with wakeup. */
+export type QueueSend = {
+  readonly type: 'queue'
+  readonly message: AgentMessage
+  readonly target: SendOptions['target']
+  readonly wakeup: boolean
+  /** The string of a string-shorthand send (see `AcceptedSend`). */
+  readonly text?: string | undefined
+}
+/** `next-step` without wakeup: staged context inside the window, appended at once outside. */
+export type InjectSend = { readonly type: 'inject'; readonly message: AgentMessage }
+
+const isQueueSend = (send: AcceptedSend): boolean =>
+  send.options.target === 'next-turn' || send.options.wakeup
+const isInjectSend = (send: AcceptedSend): boolean => !isQueueSend(send)
+
+/**
+ * Splits accepted sends by target and wakeup into the FIFO queue stream and the immediate-append
+ * inject stream, and merges them back in arrival order for the reducer.
+ *
+ * Like `partition`, but subscribes to the source once (`connect`, sharing through `fanOut`, a
+ * lighter Subject) and keeps one ordered output.
+ *
+ * ```text
+ * sends:   --f--s--i--p--|     f = followup, s = steer, i = inject, p = parked send
+ * queue$:  --f--s-----p--|     (next-turn, or next-step with wakeup)
+ * inject$: --------i-----|     (next-step without wakeup)
+ * output:  --F--S--I--P--|     each tagged 'queue' or 'inject'
+ * ```
+ *
+ * 1. Order is kept: the branches are synchronous filters of one shared source.
+ * 2. Errors and completion of the source pass through once.
+ * 3. Whether a queue send becomes steering, and whether an inject is staged or appended, is
+ *    decided later by the reducer from the acceptance window (R4), never here.
+ *
+ * @returns An operator from accepted sends to tagged queue and inject sends.
+ */
+export const splitSends = (): OperatorFunction<AcceptedSend, QueueSend | InjectSend> =>
+  connect(
+    (sends$) =>
+      merge(
+        sends$.pipe(
+          filter(isQueueSend),
+          map(
+            ({ message, options, text }): QueueSend => ({
+              type: 'queue',
+              message,
+              target: options.target,
+              wakeup: options.wakeup,
+              text,
+            }),
+          ),
+        ),
+        sends$.pipe(
+          filter(isInjectSend),
+          map(({ message }): InjectSend => ({ type: 'inject', message })),
+        ),
+      ),
+    { connector: fanOut },
+  )

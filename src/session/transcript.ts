@@ -1,0 +1,153 @@
+import { AgentDisposedError } from '../contracts/errors.js'
+import type { DurableDraft, SessionEvent } from '../contracts/events.js'
+import type { Message } from '../contracts/messages.js'
+import { errorText } from '../messages/errorText.js'
+import { deepFreeze } from '../messages/snapshot.js'
+import { freezeShallowNew } from './freezeEvent.js'
+import type { SessionStore } from './memoryStore.js'
+import { projectEvent } from './projectMessages.js'
+
+/**
+ * The transcript in memory: numbers drafts (`seq` 1, 2, 3 …), freezes them, hands them to the
+ * store, and keeps the surface projection up to date incrementally, so building a request never
+ * re-derives the whole history.
+ *
+ * A store whose `append` throws loses nothing: the events stay here and are handed over again
+ * with the next append or flush (R40).
+ */
+export class Transcript {
+  private readonly list: SessionEvent[]
+  private readonly projection: Message[] = []
+  private snapshot: readonly Message[] | undefined
+  private eventsSnapshot: readonly SessionEvent[] | undefined
+  /** How many events the store has accepted. */
+  private stored: number
+  /**
+   * Set once `dispose()` closes the store (R29, R40): later events stay here only, and whether
+   * its final flush failed decides what `session.flush()` says from then on.
+   */
+  private closed: { readonly flushFailure?: { readonly error: unknown } } | undefined
+
+  constructor(
+    private readonly store: SessionStore,
+    history: readonly SessionEvent[],
+    private readonly onStoreError: (error: unknown) => void,
+  ) {
+    this.list = history.map((event) => deepFreeze(event))
+    this.stored = history.length
+    for (const event of this.list) this.project(event)
+  }
+
+  /** The live list: the agent's own reads (replay, a final flush's count) need no copy. */
+  get events(): readonly SessionEvent[] {
+    return this.list
+  }
+
+  /**
+   * A frozen copy for `session.events`, shared until the next event is appended: reading it in
+   * a loop costs one copy, not one per read.
+   */
+  eventsCopy(): readonly SessionEvent[] {
+    this.eventsSnapshot ??= Object.freeze(this.list.slice())
+    return this.eventsSnapshot
+  }
+
+  get size(): number {
+    return this.list.length
+  }
+
+  append(draft: DurableDraft): SessionEvent {
+    // The wrapper is new; only its data can hold further new objects.
+    const event = Object.freeze({
+      seq: this.list.length + 1,
+      type: draft.type,
+      data: freezeShallowNew(draft.data),
+    } as SessionEvent)
+    this.list.push(event)
+    this.eventsSnapshot = undefined
+    this.project(event)
+    // After the detach nothing is reported here: a subscriber of that report could inject again.
+    if (this.closed) return event
+    try {
+      this.handOver()
+    } catch (error) {
+      this.onStoreError(error)
+    }
+    return event
+  }
+
+  /**
+   * Hands events the store has not accepted yet to it; throws the store's error, keeping them.
+   * Once the store is closed nothing is handed over: this throws `AgentDisposedError` when some
+   * events never reached it or its final flush failed, so `session.flush()` after `dispose()`
+   * rejects rather than vouch for them (R40), and returns when all is durable.
+   */
+  handOver(): void {
+    if (this.closed) return this.checkClosed(this.closed)
+    if (this.stored === this.list.length) return
+    const batch =
+      this.stored === this.list.length - 1
+        ? [this.list[this.stored] as SessionEvent]
+        : this.list.slice(this.stored)
+    this.store.append(batch)
+    this.stored = this.list.length
+  }
+
+  /**
+   * `dispose()` is about to close the store, after its final flush (which failed with
+   * `flushFailure.error`, if given): from now on nothing is handed to it. An event appended
+   * later (an inject from the subscriber of a final-flush failure, say) stays in
+   * `session.events` and `transcript$` only, and so does one the store refused before.
+   */
+  detach(flushFailure?: { readonly error: unknown }): void {
+    this.closed = flushFailure ? { flushFailure } : {}
+  }
+
+  /** Whether `dispose()` closed the store: a flush then asks nothing of it (see `handOver`). */
+  get detached(): boolean {
+    return this.closed !== undefined
+  }
+
+  private checkClosed(closed: NonNullable<Transcript['closed']>): void {
+    const missing = this.list.length - this.stored
+    if (missing > 0)
+      throw new AgentDisposedError(
+        'session.flush()',
+        missing === 1
+          ? '1 event never reached its store (it is in session.events and transcript$ only)'
+          : `${missing} events never reached its store (they are in session.events and transcript$ only)`,
+      )
+    if (closed.flushFailure) {
+      const { error } = closed.flushFailure
+      throw new AgentDisposedError('session.flush()', `its final flush failed: ${errorText(error)}`)
+    }
+  }
+
+  /** A frozen copy, shared until the next message is added (requests share it by reference). */
+  messages(): readonly Message[] {
+    this.snapshot ??= Object.freeze(this.projection.slice())
+    return this.snapshot
+  }
+
+  /** How many messages the projection holds: a position to take `messagesAt` of later. */
+  get messageCount(): number {
+    return this.projection.length
+  }
+
+  /**
+   * The first `count` messages, frozen. The projection is append-only, so this is the same
+   * list whenever it is asked for: a request can take its position now and copy only when read.
+   */
+  messagesAt(count: number): readonly Message[] {
+    if (count === this.projection.length) return this.messages()
+    if (this.snapshot && this.snapshot.length === count) return this.snapshot
+    return Object.freeze(this.projection.slice(0, count))
+  }
+
+  private project(event: SessionEvent): void {
+    const message = projectEvent(event)
+    if (!message) return
+    this.projection.push(Object.freeze(message))
+    this.snapshot = undefined
+  }
+}
