@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest'
 import type { SessionEvent } from '../src/contracts/events.js'
-import type { SessionStore } from '../src/session/memoryStore.js'
+import type { SessionStore } from '../src/contracts/store.js'
 import { scriptedModel } from '../src/testing/scriptedModel.js'
 import { marbles, reply, scenario } from './harness.js'
 

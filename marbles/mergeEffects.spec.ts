@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs'
 import { describe, it } from 'vitest'
-import type { Effect, Signal } from '../src/machine/inputs.js'
+import type { Effect } from '../src/machine/effects.js'
+import type { Signal } from '../src/machine/inputs.js'
 import { type EffectAnswer, mergeEffects } from '../src/runtime/mergeEffects.js'
 import { marbles } from './operators/fixtures.js'
 

@@ -1,6 +1,7 @@
 import { describe, it } from 'vitest'
 import type { SendOptions } from '../src/contracts/messages.js'
-import { type AcceptedSend, type InjectSend, type QueueSend, splitSends } from '../src/runtime/splitSends.js'
+import type { InjectSend, QueueSend } from '../src/machine/inputs.js'
+import { type AcceptedSend, splitSends } from '../src/runtime/splitSends.js'
 import { marbles, message } from './operators/fixtures.js'
 
 const send = (id: string, target: SendOptions['target'], wakeup: boolean, text?: string): AcceptedSend => ({

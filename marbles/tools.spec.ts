@@ -2,8 +2,8 @@ import { Observable } from 'rxjs'
 import { describe, it } from 'vitest'
 import { z } from 'zod'
 import type { ModelEvent } from '../src/contracts/model.js'
-import { defineTool } from '../src/contracts/tools.js'
 import { scriptedModel } from '../src/testing/scriptedModel.js'
+import { defineTool } from '../src/tools/defineTool.js'
 import { marbles, reply, scenario } from './harness.js'
 
 type Context = Parameters<Parameters<typeof marbles>[0]>[0]

@@ -61,7 +61,8 @@ export type {
   UserMessageData,
 } from './contracts/messages.js'
 export type { FinishReason, ModelAdapter, ModelEvent, ModelRequest, ToolSpec } from './contracts/model.js'
-export { defineTool, type ToolContext, type ToolDefinition, type ToolResult } from './contracts/tools.js'
+export type { SessionStore } from './contracts/store.js'
+export type { ToolContext, ToolDefinition, ToolResult } from './contracts/tools.js'
 export {
   createGoalController,
   type GoalController,
@@ -76,6 +77,7 @@ export {
 } from './goals/errors.js'
 export { foldGoal, goalStep } from './goals/foldGoal.js'
 export type { GoalControllerError } from './goals/reportGoalError.js'
+export type { InjectSend, QueueSend } from './machine/inputs.js'
 export { renderGoalChange } from './messages/goalRender.js'
 export { goalChangeSchema } from './messages/readGoalMessage.js'
 export {
@@ -98,11 +100,12 @@ export { ofType } from './operators/ofType.js'
 export { statusAlternation } from './operators/statusAlternation.js'
 export { surfaceMessages } from './operators/surfaceMessages.js'
 export { MalformedModelEventError } from './runtime/parseModelEvent.js'
-export { type AcceptedSend, type InjectSend, type QueueSend, splitSends } from './runtime/splitSends.js'
+export { type AcceptedSend, splitSends } from './runtime/splitSends.js'
 export { trampoline } from './runtime/trampoline.js'
 export { type FileStore, fileStore } from './session/fileStore.js'
 export { isHumanPrompt } from './session/isHumanPrompt.js'
-export { alreadyFlushed, memoryStore, type SessionStore } from './session/memoryStore.js'
+export { alreadyFlushed, memoryStore } from './session/memoryStore.js'
 export { projectEvent, projectMessages } from './session/projectMessages.js'
 export { sessionEventSchema } from './session/sessionEventSchema.js'
 export { SessionLockedError, SessionLogError, SessionStoreError } from './session/storeErrors.js'
+export { defineTool } from './tools/defineTool.js'

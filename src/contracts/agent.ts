@@ -1,5 +1,4 @@
 import type { Observable, SchedulerLike } from 'rxjs'
-import type { SessionStore } from '../session/memoryStore.js'
 import type { AgentEvent, SessionEvent } from './events.js'
 import type { AgentHooks } from './hooks.js'
 import type {
@@ -12,6 +11,7 @@ import type {
   SendOptions,
 } from './messages.js'
 import type { ModelAdapter } from './model.js'
+import type { SessionStore } from './store.js'
 import type { ToolDefinition } from './tools.js'
 
 /** The session an agent owns: its durable transcript (SPEC section 3). */

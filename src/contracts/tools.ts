@@ -34,8 +34,3 @@ export type ToolDefinition<A = Agent, S extends z.ZodType = z.ZodType> = {
   /** Safe to run beside other parallel tools of the same step (default false). */
   readonly parallel?: boolean
 }
-
-/** Defines a tool with its argument type inferred from the schema. */
-export const defineTool = <S extends z.ZodType, A = unknown>(
-  tool: ToolDefinition<A, S>,
-): ToolDefinition<A, S> => tool

@@ -1,15 +1,27 @@
-import type { AgentEvent, DurableDraft } from '../contracts/events.js'
 import type {
   AgentCancelCause,
+  AgentMessage,
   ContentBlock,
-  MessageSource,
-  ToolCallBlock,
+  SendTarget,
   ToolResultBlock,
   UserMessageData,
 } from '../contracts/messages.js'
 import type { ModelEvent } from '../contracts/model.js'
-import type { InjectSend, QueueSend } from '../runtime/splitSends.js'
-import type { AbortCause } from './state.js'
+
+/** Bound for the queued FIFO or the steering outbox: `next-turn`, or `next-step` with wakeup. */
+export type QueueSend = {
+  readonly type: 'queue'
+  readonly message: AgentMessage
+  readonly target: SendTarget
+  readonly wakeup: boolean
+  /**
+   * The string of a string-shorthand send: the queue may keep such an item as `{id, text}`
+   * (see `QueuedItem`).
+   */
+  readonly text?: string | undefined
+}
+/** `next-step` without wakeup: staged context inside the window, appended at once outside. */
+export type InjectSend = { readonly type: 'inject'; readonly message: AgentMessage }
 
 /** Calls from the public surface, already validated, snapshotted and (for sends) given an id. */
 export type Command =
@@ -93,57 +105,3 @@ export type Signal =
   | { readonly type: 'store/failed'; readonly error: unknown }
 
 export type Input = Command | Signal
-
-/** Work for the effect runner, as data. The reducer never performs any of it. */
-export type Effect =
-  /** Post a continuation: processed after the calls made by subscribers of earlier outputs. */
-  | { readonly kind: 'post'; readonly input: Signal }
-  /**
-   * Post on the agent's scheduler, after the current call stack (R6, R13b). `late` hops twice,
-   * so that work queued by abort listeners (a Promise they resolve) runs first (R25).
-   */
-  | { readonly kind: 'schedule'; readonly input: Signal; readonly late?: boolean }
-  | { readonly kind: 'abort'; readonly activity: number; readonly cause: AbortCause }
-  /** Unsubscribe whatever still runs for the activity and forget its signal. */
-  | { readonly kind: 'stop'; readonly activity: number }
-  | {
-      readonly kind: 'prompt-submit'
-      readonly activity: number
-      readonly content: readonly ContentBlock[]
-      readonly source: MessageSource
-    }
-  | { readonly kind: 'step-hook'; readonly activity: number; readonly turn: number; readonly step: number }
-  | { readonly kind: 'model'; readonly activity: number; readonly turn: number; readonly step: number }
-  | {
-      readonly kind: 'tools'
-      readonly activity: number
-      readonly turn: number
-      readonly step: number
-      readonly calls: readonly ToolCallBlock[]
-    }
-  | {
-      readonly kind: 'turn-stopping'
-      readonly activity: number
-      readonly turn: number
-      readonly step: number
-    }
-  | {
-      readonly kind: 'request-error'
-      readonly activity: number
-      readonly turn: number
-      readonly step: number
-      readonly error: unknown
-    }
-  | { readonly kind: 'checkpoint'; readonly activity: number }
-  /** Flush appends made outside any turn right away (R36); a failure is only reported. */
-  | { readonly kind: 'persist' }
-  /** `dispose()`: flush and close the store, then post `finalized`. */
-  | { readonly kind: 'finalize' }
-  /** Complete `events$` and `transcript$`; the agent is disposed. */
-  | { readonly kind: 'complete' }
-
-/** One item of a reduction's ordered output. */
-export type Output =
-  | { readonly kind: 'live'; readonly event: AgentEvent }
-  | { readonly kind: 'durable'; readonly draft: DurableDraft }
-  | { readonly kind: 'effect'; readonly effect: Effect }

@@ -9,7 +9,8 @@ import {
 } from './admission.js'
 import { advance, checkpointDone, checkpointFailed, finalize, retry } from './betweenTurns.js'
 import { cancel, cancelClear, dispose, finalized, storeFailed, unwind } from './cancel.js'
-import type { Input, Output } from './inputs.js'
+import type { Input } from './inputs.js'
+import type { Output } from './outputs.js'
 import { Tx } from './reduction.js'
 import type { DeliveryState } from './state.js'
 import {

@@ -1,5 +1,6 @@
 import type { AgentEvent, DurableDraft } from '../contracts/events.js'
-import type { Effect, Output } from './inputs.js'
+import type { Effect } from './effects.js'
+import type { Output } from './outputs.js'
 import { copyState } from './records.js'
 import type { DeliveryState } from './state.js'
 

@@ -1,6 +1,7 @@
 import { catchError, concatMap, defaultIfEmpty, map, type Observable, of, take } from 'rxjs'
-import { callHook, type PromptSubmitArgs } from '../contracts/hooks.js'
+import type { PromptSubmitArgs } from '../contracts/hooks.js'
 import type { Signal } from '../machine/inputs.js'
+import { callHook } from './callHook.js'
 import { type DecisionAcc, parseDecision } from './parseDecision.js'
 
 /**

@@ -12,11 +12,14 @@ import {
   Subject,
   takeUntil,
 } from 'rxjs'
-import { type AgentHooks, callHook, hookList } from '../contracts/hooks.js'
+import type { AgentHooks } from '../contracts/hooks.js'
 import type { ModelAdapter, ToolSpec } from '../contracts/model.js'
-import type { Admission, Effect, Signal } from '../machine/inputs.js'
-import { type SessionStore, startFlush } from '../session/memoryStore.js'
+import type { SessionStore } from '../contracts/store.js'
+import type { Effect } from '../machine/effects.js'
+import type { Admission, Signal } from '../machine/inputs.js'
+import { startFlush } from '../session/flush.js'
 import type { Transcript } from '../session/transcript.js'
+import { callHook, hookList } from './callHook.js'
 import { callModel } from './callModel.js'
 import { decideAdmission } from './decideAdmission.js'
 import { finalizeStore } from './finalizeStore.js'

@@ -1,5 +1,6 @@
 import type { Agent } from '../contracts/agent.js'
-import { type AgentHooks, hookList, type PromptDecision, type PromptSubmitArgs } from '../contracts/hooks.js'
+import type { AgentHooks, PromptDecision, PromptSubmitArgs } from '../contracts/hooks.js'
+import { hookList } from './callHook.js'
 
 type PromptSubmitHook = (args: PromptSubmitArgs<Agent>) => PromptDecision | undefined
 

@@ -1,6 +1,7 @@
 import { catchError, concat, defer, EMPTY, ignoreElements, type Observable, of, throwError } from 'rxjs'
+import type { SessionStore } from '../contracts/store.js'
 import type { Signal } from '../machine/inputs.js'
-import { flushTranscript, type SessionStore } from '../session/memoryStore.js'
+import { flushTranscript } from '../session/flush.js'
 import type { Transcript } from '../session/transcript.js'
 
 /** How many times `dispose()` flushes again for events that arrived during its final flush. */

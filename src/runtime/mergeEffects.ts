@@ -1,5 +1,6 @@
 import { Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs'
-import type { Effect, Signal } from '../machine/inputs.js'
+import type { Effect } from '../machine/effects.js'
+import type { Signal } from '../machine/inputs.js'
 
 /**
  * What running one effect gives back: signals known at once (one, several, or none), or an

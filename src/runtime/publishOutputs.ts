@@ -1,6 +1,7 @@
 import { filter, map, Observable, type Observer, type OperatorFunction, Subject } from 'rxjs'
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
-import type { Effect, Output } from '../machine/inputs.js'
+import type { Effect } from '../machine/effects.js'
+import type { Output } from '../machine/outputs.js'
 import type { Reduction } from '../machine/reduce.js'
 import type { Transcript } from '../session/transcript.js'
 

@@ -12,13 +12,13 @@ import {
   of,
   take,
 } from 'rxjs'
-import { callHook } from '../contracts/hooks.js'
 import type { MessageSource, SendInput, ToolCallBlock, ToolResultBlock } from '../contracts/messages.js'
 import type { ToolContext, ToolDefinition } from '../contracts/tools.js'
 import type { Signal } from '../machine/inputs.js'
 import { errorText } from '../messages/errorText.js'
 import { parseContextInput } from '../messages/validate.js'
 import { errorResult, thrownResult, toResultBlock } from '../tools/toolResult.js'
+import { callHook } from './callHook.js'
 import type { ToolBatch, ToolBatchRunner } from './toolBatch.js'
 
 type Item = {

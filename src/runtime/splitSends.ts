@@ -1,5 +1,6 @@
 import { connect, filter, map, merge, type OperatorFunction } from 'rxjs'
 import type { AgentMessage, SendOptions } from '../contracts/messages.js'
+import type { InjectSend, QueueSend } from '../machine/inputs.js'
 import { fanOut } from './fanOut.js'
 
 /**
@@ -11,18 +12,6 @@ export type AcceptedSend = {
   readonly options: SendOptions
   readonly text?: string | undefined
 }
-
-/** Bound for the queued FIFO or the steering outbox: `next-turn`, or `next-step` with wakeup. */
-export type QueueSend = {
-  readonly type: 'queue'
-  readonly message: AgentMessage
-  readonly target: SendOptions['target']
-  readonly wakeup: boolean
-  /** The string of a string-shorthand send (see `AcceptedSend`). */
-  readonly text?: string | undefined
-}
-/** `next-step` without wakeup: staged context inside the window, appended at once outside. */
-export type InjectSend = { readonly type: 'inject'; readonly message: AgentMessage }
 
 const isQueueSend = (send: AcceptedSend): boolean =>
   send.options.target === 'next-turn' || send.options.wakeup

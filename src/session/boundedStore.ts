@@ -1,6 +1,7 @@
 import { from, type SchedulerLike, throwError, timeout } from 'rxjs'
 import { FlushTimeoutError } from '../contracts/errors.js'
-import { alreadyFlushed, type SessionStore } from './memoryStore.js'
+import type { SessionStore } from '../contracts/store.js'
+import { alreadyFlushed } from './memoryStore.js'
 
 /**
  * The store as the agent uses it: every `flush()` that does not finish within `ms` errors with

@@ -11,8 +11,8 @@ import {
 } from 'node:fs'
 import { Observable } from 'rxjs'
 import type { SessionEvent } from '../contracts/events.js'
+import type { SessionStore } from '../contracts/store.js'
 import { acquireLock } from './fileLock.js'
-import type { SessionStore } from './memoryStore.js'
 import { readLog } from './readLog.js'
 import { SessionLogError, SessionStoreError, storeError } from './storeErrors.js'
 

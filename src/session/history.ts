@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../contracts/errors.js'
 import type { SessionEvent } from '../contracts/events.js'
-import type { SessionStore } from './memoryStore.js'
+import type { SessionStore } from '../contracts/store.js'
 import { checkEvent } from './sessionEventSchema.js'
 
 /** The highest turn number a history opened, so turn numbers continue after it (R7, R37). */

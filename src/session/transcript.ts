@@ -1,10 +1,10 @@
 import { AgentDisposedError } from '../contracts/errors.js'
 import type { DurableDraft, SessionEvent } from '../contracts/events.js'
 import type { Message } from '../contracts/messages.js'
+import type { SessionStore } from '../contracts/store.js'
 import { errorText } from '../messages/errorText.js'
 import { deepFreeze } from '../messages/snapshot.js'
 import { freezeShallowNew } from './freezeEvent.js'
-import type { SessionStore } from './memoryStore.js'
 import { projectEvent } from './projectMessages.js'
 
 /**

@@ -1,6 +1,7 @@
 /** Table tests of `accept.ts`: routing of sends and injects (R4), the deferred wake (R6), R8, R29. */
 import { describe, expect, it } from 'vitest'
-import type { Input, Output } from '../../../src/machine/inputs.js'
+import type { Input } from '../../../src/machine/inputs.js'
+import type { Output } from '../../../src/machine/outputs.js'
 import { reduce } from '../../../src/machine/reduce.js'
 import {
   betweenTurns,

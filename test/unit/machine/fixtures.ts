@@ -17,8 +17,10 @@ import type {
   MessageSource,
   ToolCallBlock,
 } from '../../../src/contracts/messages.js'
+import type { Effect } from '../../../src/machine/effects.js'
 import { emptyFifo, type Fifo, fifoPush, fifoToArray } from '../../../src/machine/fifo.js'
-import type { Effect, Input, Output, Signal } from '../../../src/machine/inputs.js'
+import type { Input, Signal } from '../../../src/machine/inputs.js'
+import type { Output } from '../../../src/machine/outputs.js'
 import { reduce } from '../../../src/machine/reduce.js'
 import {
   type Between,

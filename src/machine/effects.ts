@@ -1,0 +1,51 @@
+import type { ContentBlock, MessageSource, ToolCallBlock } from '../contracts/messages.js'
+import type { Signal } from './inputs.js'
+import type { AbortCause } from './state.js'
+
+/** Work for the effect runner, as data. The reducer never performs any of it. */
+export type Effect =
+  /** Post a continuation: processed after the calls made by subscribers of earlier outputs. */
+  | { readonly kind: 'post'; readonly input: Signal }
+  /**
+   * Post on the agent's scheduler, after the current call stack (R6, R13b). `late` hops twice,
+   * so that work queued by abort listeners (a Promise they resolve) runs first (R25).
+   */
+  | { readonly kind: 'schedule'; readonly input: Signal; readonly late?: boolean }
+  | { readonly kind: 'abort'; readonly activity: number; readonly cause: AbortCause }
+  /** Unsubscribe whatever still runs for the activity and forget its signal. */
+  | { readonly kind: 'stop'; readonly activity: number }
+  | {
+      readonly kind: 'prompt-submit'
+      readonly activity: number
+      readonly content: readonly ContentBlock[]
+      readonly source: MessageSource
+    }
+  | { readonly kind: 'step-hook'; readonly activity: number; readonly turn: number; readonly step: number }
+  | { readonly kind: 'model'; readonly activity: number; readonly turn: number; readonly step: number }
+  | {
+      readonly kind: 'tools'
+      readonly activity: number
+      readonly turn: number
+      readonly step: number
+      readonly calls: readonly ToolCallBlock[]
+    }
+  | {
+      readonly kind: 'turn-stopping'
+      readonly activity: number
+      readonly turn: number
+      readonly step: number
+    }
+  | {
+      readonly kind: 'request-error'
+      readonly activity: number
+      readonly turn: number
+      readonly step: number
+      readonly error: unknown
+    }
+  | { readonly kind: 'checkpoint'; readonly activity: number }
+  /** Flush appends made outside any turn right away (R36); a failure is only reported. */
+  | { readonly kind: 'persist' }
+  /** `dispose()`: flush and close the store, then post `finalized`. */
+  | { readonly kind: 'finalize' }
+  /** Complete `events$` and `transcript$`; the agent is disposed. */
+  | { readonly kind: 'complete' }
