@@ -1,5 +1,6 @@
 export { createAgent } from './agent/createAgent.js'
-export type { Agent, AgentOptions, AgentSession } from './contracts/agent.js'
+export type { Agent, AgentSession } from './contracts/agent.js'
+export type { AgentOptions } from './contracts/agentOptions.js'
 export {
   AgentBusyError,
   AgentDisposedError,

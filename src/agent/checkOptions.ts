@@ -1,5 +1,5 @@
 import { asapScheduler, queueScheduler } from 'rxjs'
-import type { AgentOptions } from '../contracts/agent.js'
+import type { AgentOptions } from '../contracts/agentOptions.js'
 import { type InputIssue, InvalidInputError } from '../contracts/errors.js'
 import { checkTools } from '../tools/toolSpecs.js'
 

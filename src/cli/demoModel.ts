@@ -2,8 +2,8 @@ import { concatMap, from, map, type Observable, of, timer } from 'rxjs'
 import { z } from 'zod'
 import type { ContentBlock, Message } from '../contracts/messages.js'
 import type { ModelAdapter, ModelEvent, ModelRequest } from '../contracts/model.js'
-import { wordDeltas } from '../testing/scriptedModel.js'
-import { defineTool } from '../tools/defineTool.js'
+import { defineTool } from '../index.js'
+import { wordDeltas } from '../testing.js'
 
 /** How long the demo takes per streamed word and per tool call; tests make it short. */
 export type DemoTimings = { readonly wordMs: number; readonly toolMs: number }

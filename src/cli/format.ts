@@ -1,8 +1,8 @@
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
 import type { ContentBlock } from '../contracts/messages.js'
+import { isHumanPrompt } from '../index.js'
 import { errorText } from '../messages/errorText.js'
-import { isHumanPrompt } from '../session/isHumanPrompt.js'
-import { label } from '../testing/label.js'
+import { label } from '../testing.js'
 
 export type Style = {
   readonly dim: (s: string) => string

@@ -1,6 +1,5 @@
-import type { Observable, SchedulerLike } from 'rxjs'
+import type { Observable } from 'rxjs'
 import type { AgentEvent, SessionEvent } from './events.js'
-import type { AgentHooks } from './hooks.js'
 import type {
   AgentCancelCause,
   AgentMessageId,
@@ -10,9 +9,6 @@ import type {
   SendInput,
   SendOptions,
 } from './messages.js'
-import type { ModelAdapter } from './model.js'
-import type { SessionStore } from './store.js'
-import type { ToolDefinition } from './tools.js'
 
 /** The session an agent owns: its durable transcript (SPEC section 3). */
 export type AgentSession = {
@@ -47,30 +43,4 @@ export type Agent = {
   /** Durable events: replays the session so far, then live ones. */
   readonly transcript$: Observable<SessionEvent>
   readonly session: AgentSession
-}
-
-export type AgentOptions = {
-  readonly model: ModelAdapter
-  /** System prompt text, sent as `ModelRequest.system` with every request. */
-  readonly instructions?: string
-  /** Session/agent id; default: a new ULID. */
-  readonly id?: string
-  readonly hooks?: AgentHooks<Agent>
-  /** Tools the model may call; the model sees their `ToolSpec`s. */
-  readonly tools?: readonly ToolDefinition<Agent>[]
-  /** How many parallel-safe tool calls of one step may run at once; default 4. */
-  readonly maxParallelToolCalls?: number
-  /** Default: in memory. A store that already holds events continues that session (R37). */
-  readonly store?: SessionStore
-  /**
-   * How long one `flush()` of the store may take, in milliseconds, before it counts as a store
-   * failure (`FlushTimeoutError` on `agent/error`; the events are kept and flushed again at the
-   * next checkpoint). Bounds `dispose()` too: a store that never finishes cannot hold it forever.
-   * Default 30 000; `Infinity` waits forever.
-   */
-  readonly flushTimeoutMs?: number
-  /** Durable events to continue from when the store is empty; turn numbers continue. */
-  readonly history?: readonly SessionEvent[]
-  /** For the deferred wake and the driver's next move; default `asapScheduler`. */
-  readonly scheduler?: SchedulerLike
 }

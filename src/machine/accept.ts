@@ -1,6 +1,7 @@
-import type { AgentMessage, AgentMessageId, SendTarget, UserMessageData } from '../contracts/messages.js'
+import type { AgentMessage, AgentMessageId, UserMessageData } from '../contracts/messages.js'
 import { fifoPush } from './fifo.js'
-import type { Tx } from './reduction.js'
+import type { InputOf } from './inputs.js'
+import type { Reduction } from './reduction.js'
 import { activeWork, type DeliveryState, type QueuedItem } from './state.js'
 
 /**
@@ -9,36 +10,30 @@ import { activeWork, type DeliveryState, type QueuedItem } from './state.js'
  * The id and the frozen snapshot were made before the input entered. While `dispose()` unwinds,
  * it is accepted and discarded at once (R29).
  */
-export const acceptQueued = (
-  tx: Tx,
-  message: AgentMessage,
-  target: SendTarget,
-  wakeup: boolean,
-  text?: string,
-): void => {
-  const s = tx.state
+export const acceptQueued = (r: Reduction, { message, target, wakeup, text }: InputOf<'queue'>): void => {
+  const s = r.state
   const steering = target === 'next-step' && s.window
   if (s.disposal !== 'none') {
-    tx.live({
+    r.live({
       type: 'agent/inbox/enqueue',
-      agentId: tx.state.agentId,
+      agentId: r.state.agentId,
       message,
       placement: steering ? 'steering' : 'queued',
     })
-    tx.live({ type: 'agent/inbox/discard', agentId: tx.state.agentId, messages: [message] })
+    r.live({ type: 'agent/inbox/discard', agentId: r.state.agentId, messages: [message] })
     return
   }
   if (steering) {
-    tx.set({ outbox: [...s.outbox, { kind: 'steering', message }] })
-    tx.live({ type: 'agent/inbox/enqueue', agentId: tx.state.agentId, message, placement: 'steering' })
+    r.set({ outbox: [...s.outbox, { kind: 'steering', message }] })
+    r.live({ type: 'agent/inbox/enqueue', agentId: r.state.agentId, message, placement: 'steering' })
     return
   }
-  tx.setQueue(fifoPush(s.queue, queuedItem(s, message, wakeup, text)), s.waking + (wakeup ? 1 : 0))
-  tx.live({ type: 'agent/inbox/enqueue', agentId: tx.state.agentId, message, placement: 'queued' })
+  r.setQueue(fifoPush(s.queue, queuedItem(s, message, wakeup, text)), s.waking + (wakeup ? 1 : 0))
+  r.live({ type: 'agent/inbox/enqueue', agentId: r.state.agentId, message, placement: 'queued' })
   // R6: the wake is deferred, so every send of this stack sees the same pre-admission state.
   if (wakeup && s.activity === null && !s.wakeScheduled && s.disposal === 'none') {
-    tx.set({ wakeScheduled: true })
-    tx.effect({ kind: 'schedule', input: { type: 'wake' } })
+    r.set({ wakeScheduled: true })
+    r.effect({ kind: 'schedule', input: { type: 'wake' } })
   }
 }
 
@@ -62,16 +57,23 @@ const queuedItem = (
  * A send from the inject stream (R4): staged as context while the window is open, appended as a
  * `user/message` at once otherwise (no turn, no model run, no status change). Never an inbox event.
  */
-export const acceptInjected = (tx: Tx, message: AgentMessage): void => acceptContext(tx, message)
+export const acceptInjected = (r: Reduction, { message }: InputOf<'inject'>): void =>
+  acceptContext(r, message)
+
+/** `ctx.context(input)` from a tool (R22): context without an id. */
+export const toolContext = (r: Reduction, { data }: InputOf<'tool/context'>): void => acceptContext(r, data)
 
 /**
  * Context with or without an id (an inject, or a tool's `ctx.context`, R22): staged while the
  * window is open, appended at once otherwise, so it is never dropped (V1).
  */
-export const acceptContext = (tx: Tx, data: UserMessageData & { readonly id?: AgentMessageId }): void => {
-  const s = tx.state
-  if (s.window && s.disposal === 'none') return tx.set({ outbox: [...s.outbox, { kind: 'context', data }] })
-  tx.durable({ type: 'user/message', data })
+export const acceptContext = (
+  r: Reduction,
+  data: UserMessageData & { readonly id?: AgentMessageId },
+): void => {
+  const s = r.state
+  if (s.window && s.disposal === 'none') return r.set({ outbox: [...s.outbox, { kind: 'context', data }] })
+  r.durable({ type: 'user/message', data })
   // R36: appends outside a turn are flushed right away (while disposing, dispose() flushes).
-  if (!activeWork(s) && s.disposal === 'none') tx.effect({ kind: 'persist' })
+  if (!activeWork(s) && s.disposal === 'none') r.effect({ kind: 'persist' })
 }

@@ -105,3 +105,6 @@ export type Signal =
   | { readonly type: 'store/failed'; readonly error: unknown }
 
 export type Input = Command | Signal
+
+/** The input of one type, as its handler receives it. */
+export type InputOf<T extends Input['type']> = Extract<Input, { readonly type: T }>

@@ -1,4 +1,4 @@
-import type { Tx } from './reduction.js'
+import type { Reduction } from './reduction.js'
 import type { OutboxEntry } from './state.js'
 
 /**
@@ -6,27 +6,27 @@ import type { OutboxEntry } from './state.js'
  * its `dequeue` and becomes a `steering/message` of the turn; context becomes a `user/message`.
  * Returns whether any steering was written.
  */
-export const writeEntries = (tx: Tx, entries: readonly OutboxEntry[], turn: number): boolean => {
+export const writeEntries = (r: Reduction, entries: readonly OutboxEntry[], turn: number): boolean => {
   let steering = false
   for (const entry of entries) {
     if (entry.kind === 'steering') {
       steering = true
       const { id, content, source } = entry.message
-      tx.live({ type: 'agent/inbox/dequeue', agentId: tx.state.agentId, message: entry.message })
-      tx.durable({ type: 'steering/message', data: { turn, content, source, id } })
+      r.live({ type: 'agent/inbox/dequeue', agentId: r.state.agentId, message: entry.message })
+      r.durable({ type: 'steering/message', data: { turn, content, source, id } })
     } else {
-      tx.durable({ type: 'user/message', data: entry.data })
+      r.durable({ type: 'user/message', data: entry.data })
     }
   }
   return steering
 }
 
 /** Drains the whole outbox into the current turn (R20). Returns whether it held steering. */
-export const drainOutbox = (tx: Tx, turn: number): boolean => {
-  const entries = tx.state.outbox
+export const drainOutbox = (r: Reduction, turn: number): boolean => {
+  const entries = r.state.outbox
   if (entries.length === 0) return false
-  tx.set({ outbox: [] })
-  return writeEntries(tx, entries, turn)
+  r.set({ outbox: [] })
+  return writeEntries(r, entries, turn)
 }
 
 /**
@@ -34,12 +34,12 @@ export const drainOutbox = (tx: Tx, turn: number): boolean => {
  * steering present the whole outbox waits for `retry()` or the next admitted prompt (R13c).
  * Returns whether anything was appended.
  */
-export const settleContexts = (tx: Tx): boolean => {
-  const entries = tx.state.outbox
+export const settleContexts = (r: Reduction): boolean => {
+  const entries = r.state.outbox
   if (entries.length === 0 || entries.some((e) => e.kind === 'steering')) return false
-  tx.set({ outbox: [] })
+  r.set({ outbox: [] })
   for (const entry of entries) {
-    if (entry.kind === 'context') tx.durable({ type: 'user/message', data: entry.data })
+    if (entry.kind === 'context') r.durable({ type: 'user/message', data: entry.data })
   }
   return true
 }

@@ -5,16 +5,16 @@ import { copyState } from './records.js'
 import type { DeliveryState } from './state.js'
 
 /**
- * One reduction in progress: the state so far and the ordered outputs. A fresh `Tx` per input
+ * One reduction in progress: the state so far and the ordered outputs. A fresh `Reduction` per input
  * keeps the reducer pure (the mutation never escapes `reduce`), while the handlers stay short.
  */
 type Writable<T> = { -readonly [K in keyof T]: T[K] }
 
 const NO_OUTPUT: readonly Output[] = Object.freeze([])
 
-export class Tx {
+export class Reduction {
   state: DeliveryState
-  /** The outputs so far; `reduce` returns the `Tx` itself as the reduction `{state, out}`. */
+  /** The outputs so far; `reduce` returns the `Reduction` itself as the reduction `{state, out}`. */
   out: readonly Output[] = NO_OUTPUT
   private copied = false
 

@@ -1,5 +1,5 @@
 import type { ModelRequest } from '../contracts/model.js'
-import type { OpenAIModelOptions } from './openaiModel.js'
+import type { OpenAIModelOptions } from './options.js'
 import { toChatMessages } from './toChatMessages.js'
 import { toChatTools } from './toChatTools.js'
 import type { ChatRequestBody } from './wire.js'

@@ -1,4 +1,4 @@
-import type { OpenAIModelOptions } from './openaiModel.js'
+import type { OpenAIModelOptions } from './options.js'
 
 /**
  * Refuses options that could only fail later, with a `TypeError` that says what to fix. A key or a

@@ -1,4 +1,4 @@
-import type { Reduction } from '../machine/reduce.js'
+import type { Reduced } from '../machine/reduce.js'
 import { type DeliveryState, isQuiescent } from '../machine/state.js'
 
 /**
@@ -24,7 +24,7 @@ export const idleTracker = () => {
     entered: (): void => {
       entered++
     },
-    delivered: (r: Reduction): void => {
+    delivered: (r: Reduced): void => {
       delivered++
       if (waiters.length > 0 && isIdle(r.state)) settle()
     },

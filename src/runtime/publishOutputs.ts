@@ -2,7 +2,7 @@ import { filter, map, Observable, type Observer, type OperatorFunction, Subject 
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
 import type { Effect } from '../machine/effects.js'
 import type { Output } from '../machine/outputs.js'
-import type { Reduction } from '../machine/reduce.js'
+import type { Reduced } from '../machine/reduce.js'
 import type { Transcript } from '../session/transcript.js'
 
 /** What reaches subscribers: live events, and durable events once appended to the transcript. */
@@ -12,12 +12,12 @@ export type Published =
 
 export type PublishDeps = {
   /** Called first for each reduction, before its outputs go out (the façade adopts its state). */
-  readonly reduced: (reduction: Reduction) => void
+  readonly reduced: (reduction: Reduced) => void
   readonly transcript: Transcript
   /** Runs an effect, in output order (the effect runner's inlet). */
   readonly effect: (effect: Effect) => void
   /** Called after all outputs of a reduction were delivered (the `whenIdle` check). */
-  readonly delivered: (reduction: Reduction) => void
+  readonly delivered: (reduction: Reduced) => void
   /** Called once when the reductions end (completion or error), after passing it on. */
   readonly ended: () => void
 }
@@ -37,7 +37,7 @@ export type PublishDeps = {
  * Node loads; effects are a third of the outputs and have exactly one reader (issue #7).
  */
 export const publishOutputs =
-  (deps: PublishDeps): OperatorFunction<Reduction, Published> =>
+  (deps: PublishDeps): OperatorFunction<Reduced, Published> =>
   (reductions) =>
     new Observable<Published>((subscriber) =>
       reductions.subscribe({

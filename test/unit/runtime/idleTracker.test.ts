@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import type { Reduction } from '../../../src/machine/reduce.js'
+import type { Reduced } from '../../../src/machine/reduce.js'
 import { initialState } from '../../../src/machine/state.js'
 import { idleTracker } from '../../../src/runtime/idleTracker.js'
 
-const quiet: Reduction = { state: initialState('a'), out: [] }
-const busy: Reduction = { state: { ...initialState('a'), wakeScheduled: true }, out: [] }
+const quiet: Reduced = { state: initialState('a'), out: [] }
+const busy: Reduced = { state: { ...initialState('a'), wakeScheduled: true }, out: [] }
 
 /** Waits on the tracker; `settled()` tells whether the promise has resolved by now. */
 const waitOn = (idle: ReturnType<typeof idleTracker>) => {

@@ -1,0 +1,51 @@
+import { abortWork, discardPending } from './cancel.js'
+import { goIdle } from './idle.js'
+import type { Input } from './inputs.js'
+import { settleContexts } from './outbox.js'
+import type { Reduction } from './reduction.js'
+import { activeWork } from './state.js'
+
+/**
+ * R29: cancel with the internal cause `disposed` (no `cancel-requested`), discard what is
+ * pending, and finish once the driver stopped.
+ */
+export const dispose = (r: Reduction): void => {
+  if (r.state.disposal !== 'none') return
+  r.set({ disposal: 'disposing', wakeScheduled: false })
+  discardPending(r)
+  if (activeWork(r.state)) return abortWork(r, { kind: 'disposed' }, false)
+  if (r.state.activity === null) finishDisposal(r)
+  // Between turns: the scheduled `advance` finishes the disposal.
+}
+
+/**
+ * `dispose()` with nothing running: append staged context (V1), go idle, then flush and close
+ * once the drain in progress is over. Inputs already sent in this call stack (an inject sent
+ * right after `dispose()`, say) still wait in the trampoline, behind this reduction's effects;
+ * posted as a `last` input (see `trampoline`), the finalize step comes after them and whatever
+ * their subscribers send (accepted and discarded, or appended), so the final flush sees them and
+ * the store closes after them (R29). It needs no scheduler: an idle `dispose()` on a virtual
+ * scheduler nobody flushes still resolves.
+ */
+export const finishDisposal = (r: Reduction): void => {
+  settleContexts(r)
+  goIdle(r)
+  r.set({ disposal: 'finalizing' })
+  r.effect({ kind: 'post', input: FINALIZE_HOP })
+}
+
+const FINALIZE_HOP = Object.freeze({ type: 'dispose/finalize' } as const)
+
+/** The trampoline's `last` predicate for the pipeline's inputs. */
+export const isFinalizeHop = (input: Input): boolean => input.type === 'dispose/finalize'
+
+/** The hop of `finishDisposal`, after the drain: flush and close the store, then complete. */
+export const finalize = (r: Reduction): void => {
+  if (r.state.disposal === 'finalizing') r.effect({ kind: 'finalize' })
+}
+
+export const finalized = (r: Reduction): void => {
+  if (r.state.disposal !== 'finalizing') return
+  r.set({ disposal: 'disposed' })
+  r.effect({ kind: 'complete' })
+}
