@@ -1,8 +1,9 @@
-import { catchError, defer, endWith, from, map, type Observable, of, takeWhile } from 'rxjs'
+import { catchError, defer, endWith, from, map, of, takeWhile } from 'rxjs'
 import type { Message } from '../contracts/messages.js'
 import type { ModelAdapter, ModelEvent, ModelRequest, ToolSpec } from '../contracts/model.js'
 import type { Signal } from '../machine/inputs.js'
 import type { Transcript } from '../session/transcript.js'
+import type { Activities } from './activities.js'
 import type { EffectAnswer } from './mergeEffects.js'
 import { parseModelEvent } from './parseModelEvent.js'
 
@@ -13,7 +14,7 @@ export type ModelCallDeps = {
   readonly toolSpecs: readonly ToolSpec[]
   readonly transcript: Transcript
   /** Cuts an Observable answer off at the activity's `stop` effect (R25). */
-  readonly untilStopped: (activity: number, answer: Observable<Signal>) => Observable<Signal>
+  readonly activities: Pick<Activities, 'untilStopped'>
 }
 
 export type ModelCall = {
@@ -50,7 +51,7 @@ export const callModel = (deps: ModelCallDeps, call: ModelCall): EffectAnswer =>
     map((event): Signal => ({ type: 'model/event', activity, step, event })),
     endWith<Signal>({ type: 'model/complete', activity, step }),
     catchError((error: unknown) => of<Signal>({ type: 'model/failed', activity, step, error })),
-    (signals) => deps.untilStopped(activity, signals),
+    (signals) => deps.activities.untilStopped(activity, signals),
   )
 }
 
