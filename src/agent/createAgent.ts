@@ -4,7 +4,7 @@ import type { AgentOptions } from '../contracts/agentOptions.js'
 import { AgentBusyError, AgentDisposedError } from '../contracts/errors.js'
 import type { AgentMessage, SendInput, SendOptions } from '../contracts/messages.js'
 import { canRetry } from '../machine/betweenTurns.js'
-import { isFinalizeHop } from '../machine/dispose.js'
+import { isCloseStore } from '../machine/dispose.js'
 import type { Effect } from '../machine/effects.js'
 import { fifoToArray } from '../machine/fifo.js'
 import type { Command, Signal } from '../machine/inputs.js'
@@ -70,7 +70,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     commands.observable,
     signals.observable,
   ).pipe(
-    trampoline(isFinalizeHop),
+    trampoline(isCloseStore),
     scan((acc, input) => reduce(acc.state, input), { state, out: [] as readonly Output[] }),
   )
   const effects = inlet<Effect>()

@@ -1,5 +1,5 @@
 import { beginClaim } from './claim.js'
-import { finishDisposal } from './dispose.js'
+import { beginClosing } from './dispose.js'
 import { goIdle } from './idle.js'
 import type { InputOf } from './inputs.js'
 import { settleContexts, writeEntries } from './outbox.js'
@@ -45,7 +45,7 @@ export const advance = (r: Reduction, { activity }: InputOf<'advance'>): void =>
         reason: { kind: 'error', error: s.retryError },
       })
     }
-    return finishDisposal(r)
+    return beginClosing(r)
   }
   if (s.retryPending) return openRetryTurn(r)
   if (s.waking > 0) return beginClaim(r)

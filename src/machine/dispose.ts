@@ -14,7 +14,7 @@ export const dispose = (r: Reduction): void => {
   r.set({ disposal: 'disposing', wakeScheduled: false })
   discardPending(r)
   if (activeWork(r.state)) return abortWork(r, { kind: 'disposed' }, false)
-  if (r.state.activity === null) finishDisposal(r)
+  if (r.state.activity === null) beginClosing(r)
   // Between turns: the scheduled `advance` finishes the disposal.
 }
 
@@ -22,30 +22,30 @@ export const dispose = (r: Reduction): void => {
  * `dispose()` with nothing running: append staged context (V1), go idle, then flush and close
  * once the drain in progress is over. Inputs already sent in this call stack (an inject sent
  * right after `dispose()`, say) still wait in the trampoline, behind this reduction's effects;
- * posted as a `last` input (see `trampoline`), the finalize step comes after them and whatever
+ * posted as a `last` input (see `trampoline`), the closing step comes after them and whatever
  * their subscribers send (accepted and discarded, or appended), so the final flush sees them and
  * the store closes after them (R29). It needs no scheduler: an idle `dispose()` on a virtual
  * scheduler nobody flushes still resolves.
  */
-export const finishDisposal = (r: Reduction): void => {
+export const beginClosing = (r: Reduction): void => {
   settleContexts(r)
   goIdle(r)
-  r.set({ disposal: 'finalizing' })
-  r.effect({ kind: 'post', input: FINALIZE_HOP })
+  r.set({ disposal: 'closing' })
+  r.effect({ kind: 'post', input: CLOSE_STORE })
 }
 
-const FINALIZE_HOP = Object.freeze({ type: 'dispose/finalize' } as const)
+const CLOSE_STORE = Object.freeze({ type: 'dispose/close' } as const)
 
 /** The trampoline's `last` predicate for the pipeline's inputs. */
-export const isFinalizeHop = (input: Input): boolean => input.type === 'dispose/finalize'
+export const isCloseStore = (input: Input): boolean => input.type === 'dispose/close'
 
-/** The hop of `finishDisposal`, after the drain: flush and close the store, then complete. */
-export const finalize = (r: Reduction): void => {
-  if (r.state.disposal === 'finalizing') r.effect({ kind: 'finalize' })
+/** The hop of `beginClosing`, after the drain: flush and close the store, then complete. */
+export const disposeClose = (r: Reduction): void => {
+  if (r.state.disposal === 'closing') r.effect({ kind: 'close-store' })
 }
 
-export const finalized = (r: Reduction): void => {
-  if (r.state.disposal !== 'finalizing') return
+export const disposeClosed = (r: Reduction): void => {
+  if (r.state.disposal !== 'closing') return
   r.set({ disposal: 'disposed' })
   r.effect({ kind: 'complete' })
 }

@@ -45,7 +45,7 @@ export type Effect =
   | { readonly kind: 'checkpoint'; readonly activity: number }
   /** Flush appends made outside any turn right away (R36); a failure is only reported. */
   | { readonly kind: 'persist' }
-  /** `dispose()`: flush and close the store, then post `finalized`. */
-  | { readonly kind: 'finalize' }
+  /** `dispose()`: flush and close the store, then post `dispose/closed`. */
+  | { readonly kind: 'close-store' }
   /** Complete `events$` and `transcript$`; the agent is disposed. */
   | { readonly kind: 'complete' }

@@ -99,8 +99,8 @@ export type Signal =
   | { readonly type: 'request-error/done'; readonly activity: number }
   | { readonly type: 'checkpoint/done'; readonly activity: number }
   | { readonly type: 'checkpoint/failed'; readonly activity: number; readonly error: unknown }
-  | { readonly type: 'dispose/finalize' }
-  | { readonly type: 'finalized' }
+  | { readonly type: 'dispose/close' }
+  | { readonly type: 'dispose/closed' }
   /** The store refused an append or a flush outside a checkpoint (R40). */
   | { readonly type: 'store/failed'; readonly error: unknown }
 

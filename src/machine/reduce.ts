@@ -9,7 +9,7 @@ import {
 import { advance, checkpointDone, checkpointFailed, retry } from './betweenTurns.js'
 import { cancel, cancelClear, unwind } from './cancel.js'
 import { wake } from './claim.js'
-import { dispose, finalize, finalized } from './dispose.js'
+import { dispose, disposeClose, disposeClosed } from './dispose.js'
 import type { Input, InputOf } from './inputs.js'
 import type { Output } from './outputs.js'
 import { Reduction } from './reduction.js'
@@ -71,8 +71,8 @@ const handlers: Handlers = {
   'checkpoint/failed': checkpointFailed,
   advance,
   // The end of dispose() (R29) and store failures (R40).
-  'dispose/finalize': finalize,
-  finalized,
+  'dispose/close': disposeClose,
+  'dispose/closed': disposeClosed,
   'store/failed': storeFailed,
 }
 

@@ -108,7 +108,7 @@ export type Between = { readonly kind: 'between'; readonly id: number; readonly 
 
 export type Activity = Claim | Turn | Between
 
-export type Disposal = 'none' | 'disposing' | 'finalizing' | 'disposed'
+export type Disposal = 'none' | 'disposing' | 'closing' | 'disposed'
 
 export type DeliveryState = {
   readonly agentId: string

@@ -19,8 +19,8 @@ import type { Transcript } from '../session/transcript.js'
 import { Activities } from './activities.js'
 import { callHook, hookList } from './callHook.js'
 import { callModel } from './callModel.js'
+import { closeStore } from './closeStore.js'
 import { decideAdmission } from './decideAdmission.js'
-import { finalizeStore } from './finalizeStore.js'
 import { type EffectAnswer, later } from './mergeEffects.js'
 import type { ToolBatchRunner } from './toolBatch.js'
 
@@ -155,7 +155,7 @@ const runners: Runners = {
       return { type: 'checkpoint/failed', activity, error }
     }
   },
-  finalize: (_effect, ctx) => finalizeStore(ctx.transcript, ctx.store),
+  'close-store': (_effect, ctx) => closeStore(ctx.transcript, ctx.store),
   complete: (_effect, ctx) => {
     ctx.complete()
     return undefined

@@ -4,7 +4,7 @@ import type { Message } from '../contracts/messages.js'
 import type { SessionStore } from '../contracts/store.js'
 import { errorText } from '../messages/errorText.js'
 import { deepFreeze } from '../messages/snapshot.js'
-import { freezeShallowNew } from './freezeEvent.js'
+import { deepFreezeNewParts } from './deepFreezeNewParts.js'
 import { projectEvent } from './projectMessages.js'
 
 /**
@@ -61,7 +61,7 @@ export class Transcript {
     const event = Object.freeze({
       seq: this.list.length + 1,
       type: draft.type,
-      data: freezeShallowNew(draft.data),
+      data: deepFreezeNewParts(draft.data),
     } as SessionEvent)
     this.list.push(event)
     this.eventsSnapshot = undefined

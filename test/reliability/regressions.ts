@@ -36,7 +36,7 @@ export const REGRESSIONS: readonly Schedule[] = [
   // R29 (found by `npm run soak`): dispose() and inject() from the same enqueue subscriber. The
   // dispose ran its flush and close depth-first, before the inject already sent; the inject was
   // appended after close() and a followup from its user/message subscriber threw
-  // AgentDisposedError before dispose() had resolved. Finalizing now waits for the drain to end.
+  // AgentDisposedError before dispose() had resolved. Closing the store now waits for the drain to end.
   new Schedule({
     steps: [
       { t: 0, op: { kind: 'cancel', cause: 'user', keepInbox: false } },

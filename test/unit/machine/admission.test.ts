@@ -136,7 +136,7 @@ describe('claim: wake, dequeue, submit (R6, R8, R10)', () => {
       turning({}, { queue: [q('m2')] }),
       { type: 'wake' },
     ],
-    ['R29: a wake after dispose() is ignored', idle({ disposal: 'finalizing' }), { type: 'wake' }],
+    ['R29: a wake after dispose() is ignored', idle({ disposal: 'closing' }), { type: 'wake' }],
     [
       'R10: a stale dequeue is ignored',
       claiming({}, { queue: [q('m1')] }),

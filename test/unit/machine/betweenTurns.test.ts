@@ -101,11 +101,11 @@ describe('close: checkpoint and the next move (R8, R9, R13b, R24, R36)', () => {
       },
     ],
     [
-      'R29: while disposing, the next move finishes: staged context (V1), idle, the finalize hop',
+      'R29: while disposing, the next move finishes: staged context (V1), idle, the closing hop',
       betweenTurns({ checkpointed: true }, { disposal: 'disposing', outbox: [C('c1')] }),
       { type: 'advance', activity: 1 },
-      ['user(c1)', 'idle', 'post dispose/finalize'],
-      { activity: null, status: 'idle', outbox: [], disposal: 'finalizing' },
+      ['user(c1)', 'idle', 'post dispose/close'],
+      { activity: null, status: 'idle', outbox: [], disposal: 'closing' },
     ],
     [
       'R24: retry() while idle opens a retry turn at once',
@@ -170,7 +170,7 @@ describe('close: checkpoint and the next move (R8, R9, R13b, R24, R36)', () => {
       }),
       { type: 'retry' },
     ],
-    ['R29: retry() while disposing is ignored', idle({ disposal: 'finalizing' }), { type: 'retry' }],
+    ['R29: retry() while disposing is ignored', idle({ disposal: 'closing' }), { type: 'retry' }],
   ]
   it.each(ignored)('%s', checkIgnored)
 })
@@ -182,7 +182,7 @@ describe('close: a retry that never opens', () => {
       { retryPending: true, retryError: boom, disposal: 'disposing', status: 'running', lastTurn: 1 },
     )
     const { state, out } = reduce(deepFreeze(before), { type: 'advance', activity: 1 })
-    expect(out.map(show)).toEqual(['settled(1,error)', 'idle', 'post dispose/finalize'])
+    expect(out.map(show)).toEqual(['settled(1,error)', 'idle', 'post dispose/close'])
     expect(state.retryPending).toBe(false)
   })
 })

@@ -1,4 +1,4 @@
-/** Table tests of `cancel.ts`: cancel, clear, unwind, dispose and finalize (R25–R27, R29, V1). */
+/** Table tests of `cancel.ts`: cancel, clear, unwind, dispose and disposeClose (R25–R27, R29, V1). */
 import { describe, expect, it } from 'vitest'
 import type { Input } from '../../../src/machine/inputs.js'
 import {
@@ -304,21 +304,21 @@ describe('cancel: unwind (R13, R25, R26, R29, V1)', () => {
   })
 })
 
-describe('dispose and finalize (R29, V1)', () => {
+describe('dispose and disposeClose (R29, V1)', () => {
   const rows: readonly Row[] = [
     [
-      'R29: an idle dispose finalizes after the drain (no cancel-requested)',
+      'R29: an idle dispose closes the store after the drain (no cancel-requested)',
       idle(),
       { type: 'dispose' },
-      ['post dispose/finalize'],
-      { disposal: 'finalizing' },
+      ['post dispose/close'],
+      { disposal: 'closing' },
     ],
     [
       'R29/V1: an idle dispose discards the queue, appends staged context, and cancels the wake',
       idle({ queue: [q('m1'), q('p2', false)], wakeScheduled: true, outbox: [S('s1'), C('c1')] }),
       { type: 'dispose' },
-      ['discard(m1,p2,s1)', 'user(c1)', 'post dispose/finalize'],
-      { queue: [], waking: 0, wakeScheduled: false, outbox: [], disposal: 'finalizing' },
+      ['discard(m1,p2,s1)', 'user(c1)', 'post dispose/close'],
+      { queue: [], waking: 0, wakeScheduled: false, outbox: [], disposal: 'closing' },
     ],
     [
       'R29: dispose during a turn discards, then aborts with the internal cause',
@@ -359,16 +359,16 @@ describe('dispose and finalize (R29, V1)', () => {
       { queue: [], waking: 0, disposal: 'disposing' },
     ],
     [
-      'R29: the finalize hop after the drain flushes and closes the store',
-      idle({ disposal: 'finalizing' }),
-      { type: 'dispose/finalize' },
-      ['finalize'],
+      'R29: the closing hop after the drain flushes and closes the store',
+      idle({ disposal: 'closing' }),
+      { type: 'dispose/close' },
+      ['close-store'],
       {},
     ],
     [
-      'R29: finalized completes the streams',
-      idle({ disposal: 'finalizing' }),
-      { type: 'finalized' },
+      'R29: disposeClosed completes the streams',
+      idle({ disposal: 'closing' }),
+      { type: 'dispose/closed' },
       ['complete'],
       { disposal: 'disposed' },
     ],
@@ -382,14 +382,18 @@ describe('dispose and finalize (R29, V1)', () => {
       { type: 'dispose' },
     ],
     ['R29: dispose() after it finished is ignored', idle({ disposal: 'disposed' }), { type: 'dispose' }],
-    ['R29: finalized before finalizing is ignored', idle({ disposal: 'disposing' }), { type: 'finalized' }],
-    ['R29: a repeated finalized is ignored', idle({ disposal: 'disposed' }), { type: 'finalized' }],
     [
-      'R29: the hop after dispose is ignored once finalized',
-      idle({ disposal: 'disposed' }),
-      { type: 'dispose/finalize' },
+      'R29: dispose/closed before closing is ignored',
+      idle({ disposal: 'disposing' }),
+      { type: 'dispose/closed' },
     ],
-    ['R29: the hop after dispose is ignored without a dispose', idle(), { type: 'dispose/finalize' }],
+    ['R29: a repeated dispose/closed is ignored', idle({ disposal: 'disposed' }), { type: 'dispose/closed' }],
+    [
+      'R29: the hop after dispose is ignored once closed',
+      idle({ disposal: 'disposed' }),
+      { type: 'dispose/close' },
+    ],
+    ['R29: the hop after dispose is ignored without a dispose', idle(), { type: 'dispose/close' }],
   ]
   it.each(ignored)('%s', checkIgnored)
 })

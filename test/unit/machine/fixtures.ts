@@ -180,7 +180,7 @@ const effectLabel = (e: Effect): string => {
       return `${e.kind}#${e.activity}(${e.turn}.${e.step})`
     case 'tools':
       return `tools#${e.activity}(${e.turn}.${e.step},${e.calls.map((c) => c.id).join(',')})`
-    case 'finalize':
+    case 'close-store':
     case 'complete':
     case 'persist':
       return e.kind

@@ -36,7 +36,7 @@ const simulate = (start: DeliveryState, inputs: readonly Input[]) => {
       else if (e.kind === 'turn-stopping') later.push({ type: 'turn-stopping/done', activity: e.activity })
       else if (e.kind === 'request-error') later.push({ type: 'request-error/done', activity: e.activity })
       else if (e.kind === 'checkpoint') later.push({ type: 'checkpoint/done', activity: e.activity })
-      else if (e.kind === 'finalize') later.push({ type: 'finalized' })
+      else if (e.kind === 'close-store') later.push({ type: 'dispose/closed' })
     }
     for (const p of posted) run(p)
   }

@@ -8,7 +8,7 @@ import type { Transcript } from '../session/transcript.js'
 export const FINAL_FLUSH_ROUNDS = 8
 
 /**
- * The last step of `dispose()` (R29): the final flush, `close()`, then `finalized`. A failing
+ * The last step of `dispose()` (R29): the final flush, `close()`, then `dispose/closed`. A failing
  * flush or close becomes `store/failed` (an `agent/error`, R40) and the step goes on. The
  * transcript is detached from the store before `close()`: what is appended after it (from a
  * subscriber of that `agent/error`) stays in memory and never reaches a closed store.
@@ -20,7 +20,7 @@ export const FINAL_FLUSH_ROUNDS = 8
  * them the store is closed with the newest events handed over but not flushed, and an
  * `agent/error` says so.
  */
-export const finalizeStore = (transcript: Transcript, store: SessionStore): Observable<Signal> =>
+export const closeStore = (transcript: Transcript, store: SessionStore): Observable<Signal> =>
   defer(() => {
     let flushFailure: { readonly error: unknown } | undefined
     return concat(
@@ -35,7 +35,7 @@ export const finalizeStore = (transcript: Transcript, store: SessionStore): Obse
         store.close?.()
         return EMPTY
       }).pipe(catchError(storeFailed)),
-      of<Signal>({ type: 'finalized' }),
+      of<Signal>({ type: 'dispose/closed' }),
     )
   })
 
