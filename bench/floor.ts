@@ -1,5 +1,5 @@
 /**
- * The practical floor for the issue #7 benchmarks: a minimal hand-written imperative loop with the
+ * The practical floor for the benchmarks: a minimal hand-written imperative loop with the
  * same delivery semantics as steerable for these workloads, and nothing else. Not a benchmark
  * script (bench/run.ts does not run it); the benchmarks drive it beside steerable and the peer.
  *

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: runs the benchmarks, one child process each (with `--expose-gc`), and prints
- * one combined table of the issue #7 figures (accept, turns, drain, memory: steerable beside the
+ * one combined table of the headline figures (accept, turns, drain, memory: steerable beside the
  * peer `@mariozechner/pi-agent-core` in both its queue modes and the hand-written floor, with
  * steerable's ratio to each, all measured in the same run), then the file-store benchmark.
  *
@@ -24,7 +24,7 @@ import { machineInfo, type Row, renderTable } from './lib/report.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim())
-/** The issue #7 scripts report rows for the combined table; the others print their own. */
+/** The headline scripts report rows for the combined table; the others print their own. */
 const scripts: readonly { readonly name: string; readonly rows: boolean }[] = [
   { name: 'accept', rows: true },
   { name: 'turns', rows: true },
@@ -78,7 +78,7 @@ for (const { name, rows: hasRows } of scripts) {
 rmSync(out, { recursive: true, force: true })
 
 console.log(`\n${'='.repeat(100)}`)
-console.log('steerable benchmarks (issue #7): combined table')
+console.log('steerable benchmarks: combined table')
 console.log(machineInfo())
 console.log(
   'command: npm run bench  (tsx bench/run.ts: npm run build, then each script: node --expose-gc --import tsx bench/<name>.ts, measuring dist/)',

@@ -5,7 +5,8 @@ import { scriptedModel } from '../src/testing/scriptedModel.js'
 import { expectTimeline, marbles, reply, scenario } from './harness.js'
 
 // Turn 1's model hangs until aborted. Steer `s` (frame 9), inject `ctx` (11) and followup `q` (13)
-// are pending when the user cancels at frame 15 — SPEC section 10's worked traces.
+// are pending when the user cancels at frame 15 — the contract's worked traces (docs/contract.md, section
+// 10).
 const pending = {
   f: (agent: Agent) => agent.followup('go'),
   s: (agent: Agent) => agent.steer('s'),

@@ -23,7 +23,7 @@ const runner =
     return undefined
   }
 
-describe('mergeEffects (the effect runner wiring, issue #7)', () => {
+describe('mergeEffects (the effect runner wiring)', () => {
   // biome-ignore format: marble alignment
   it('answers known at once are emitted in the same frame, in order; nothing is emitted for none', marbles((m) => {
     const effects = m.hot('--a--c--d---|', e)

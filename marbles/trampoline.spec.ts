@@ -5,7 +5,7 @@ import { marbles } from './operators/fixtures.js'
 
 /**
  * The trampoline under reentrant calls: `calls` says, per value, what a subscriber of the output
- * sends back into the source while that value is being delivered (SPEC section 4 ordering).
+ * sends back into the source while that value is being delivered (docs/contract.md, section 4: ordering).
  */
 const reentrant = (calls: Record<string, readonly string[] | 'complete'>, last?: (v: string) => boolean) => {
   const input = new Subject<string>()
@@ -20,7 +20,7 @@ const reentrant = (calls: Record<string, readonly string[] | 'complete'>, last?:
   return { input, output }
 }
 
-describe('trampoline (the ordering of reentrant calls, SPEC section 4)', () => {
+describe('trampoline (the ordering of reentrant calls, docs/contract.md, section 4)', () => {
   // biome-ignore format: marble alignment
   it('depth-first: follow-ups of a value come before values that were already waiting', marbles((m) => {
     // a's delivery sends b and c; b's delivery sends d: a b d c, all in a's frame.

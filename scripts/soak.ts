@@ -1,5 +1,5 @@
 /**
- * Soak run of the reliability property (issue #7): `npm run soak` runs 100,000 random schedules
+ * Soak run of the reliability property: `npm run soak` runs 100,000 random schedules
  * (RELIABILITY_RUNS overrides), in batches of at most 10,000, each batch with its own seed, and
  * prints `soak: N runs passed`. A failure prints fast-check's report (seed, path, the shrunk
  * schedule as a script and the broken invariants) and exits with code 1.

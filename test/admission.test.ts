@@ -266,7 +266,8 @@ describe('R12: allowed admission write order', () => {
     const order = ['s0', 'c0', 'GO!', 'ctx-a', 'ctx-b', 'c1', 's1']
     expect(stepViews).toEqual([order])
     expect(texts(model.requests[0]?.messages ?? [])).toEqual(order)
-    // The prompt keeps its original source and carries its id; contexts carry their ids; additional contexts none.
+    // The prompt keeps its original source and carries its id; contexts carry their ids; additional contexts
+    // none.
     const start = rec.durable.find((e) => e.type === 'turn/start')
     expect(start?.data).toStrictEqual({ turn: 1, trigger: { kind: 'message', source: { kind: 'user' } } })
     const users = userMessages(rec.durable)
@@ -448,7 +449,10 @@ describe('R13: rejected admission', () => {
 })
 
 describe('R13b: the next move after a rejected admission is scheduled', () => {
-  /** The subscriber and the admission (for the name), how `x` is refused, what sends `y`, and the labels between. */
+  /**
+   * The subscriber and the admission (for the name), how `x` is refused, what sends `y`, and the labels
+   * between.
+   */
   const refusals: [string, string, () => PromptDecision, (e: AgentEvent) => boolean, string[]][] = [
     [
       'dequeue',

@@ -156,7 +156,10 @@ const checkBalanced = (events: readonly SessionEvent[]) => {
   return { closed, open, lastTurn }
 }
 
-/** A turn as one line of letters: t turn/start, u user, s step/start, a assistant, c/r tool call/result, e step/end, n turn/end. */
+/**
+ * A turn as one line of letters: t turn/start, u user, s step/start, a assistant, c/r tool call/result, e
+ * step/end, n turn/end.
+ */
 const LETTERS: Partial<Record<SessionEvent['type'], string>> = {
   'turn/start': 't',
   'user/message': 'u',
@@ -169,7 +172,9 @@ const LETTERS: Partial<Record<SessionEvent['type'], string>> = {
 }
 const shapeOf = (events: readonly SessionEvent[]): string =>
   events.map((e) => LETTERS[e.type] ?? '?').join('')
-/** A checkpointed turn of the child: a prompt, then a step with a tool batch and one more step, or one step. */
+/**
+ * A checkpointed turn of the child: a prompt, then a step with a tool batch and one more step, or one step.
+ */
 const CLOSED_TURN = /^tus(a(cr)+es)?aen$/
 
 /** Tool call ids of assistant messages that no `tool/result` answers. */

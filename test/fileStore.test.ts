@@ -176,7 +176,11 @@ describe('fileStore: opening logs (R35, R37)', () => {
     const big = (n: number) => 'é€😀'.repeat(n)
     const events: SessionEvent[] = [
       { seq: 1, type: 'user/message', data: { content: text(big(130_001)), source: { kind: 'user' } } },
-      { seq: 2, type: 'user/message', data: { content: text(`x${big(130_002)}`), source: { kind: 'user' } } },
+      {
+        seq: 2,
+        type: 'user/message',
+        data: { content: text(`x${big(130_002)}`), source: { kind: 'user' } },
+      },
       {
         seq: 3,
         type: 'user/message',

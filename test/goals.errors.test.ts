@@ -155,7 +155,8 @@ describe('the goal controller never throws inside a subscriber (R32–R34)', () 
       }
       const { agent, goals, errors } = setup(['one', 'two', 'three'], { continuation })
       failing = true
-      goals.create({ objective: 'o', maxRounds: 3 }) // round 1 runs; round 2 fails inside the settled subscriber
+      // round 1 runs; round 2 fails inside the settled subscriber
+      goals.create({ objective: 'o', maxRounds: 3 })
       await agent.whenIdle()
       await settle()
       expect(unhandled).toEqual([])

@@ -6,7 +6,7 @@ const ANSWER: readonly ModelEvent[] = [
   { type: 'finish', reason: 'stop' },
 ]
 
-describe('ModelRequest: {agentId, turn, step, system?, messages, tools, signal} (SPEC section 3)', () => {
+describe('ModelRequest: {agentId, turn, step, system?, messages, tools, signal} (docs/contract.md, section 3)', () => {
   it('R15: messages and signal are read from the request, by property or by destructuring', async () => {
     const seen: unknown[] = []
     const agent = createAgent({
@@ -34,7 +34,7 @@ describe('ModelRequest: {agentId, turn, step, system?, messages, tools, signal} 
     ])
   })
 
-  it('issue #7: a spread copies the plain fields only; a wrapper passes messages and signal on', async () => {
+  it('a spread copies the plain fields only; a wrapper passes messages and signal on', async () => {
     // messages and signal are getters on the request's prototype (made on first read).
     const spreads: string[][] = []
     const inner: ModelAdapter = (request) => {

@@ -8,7 +8,7 @@ import { assertReliability } from './reliability/model.js'
 
 const runs = Number(process.env.RELIABILITY_RUNS ?? 1000)
 
-describe('reliability (issue #7)', () => {
+describe('reliability', () => {
   it(`R30/R31/V1/V8/R7/R12/R28: ${runs} random schedules keep every invariant`, async () => {
     await assertReliability(runs)
   }, 120_000)

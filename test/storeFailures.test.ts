@@ -357,7 +357,7 @@ describe('R40: append failures', () => {
     expect(errorsOf(rec.live).length).toBeGreaterThanOrEqual(1)
     control.appendFailing = false
     await agent.session.flush()
-    // "resolves when everything appended so far is durable" (SPEC section 3)
+    // "resolves when everything appended so far is durable" (docs/contract.md, section 3)
     expectExactlyOnce(durable, agent.session.events)
     // And the agent goes on; the next checkpoint keeps the store exact.
     agent.followup('q2')

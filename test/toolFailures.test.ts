@@ -26,7 +26,9 @@ describe('R21b: tool call errors are results, and the turn goes on', () => {
     return { tool, runs: () => runs }
   }
 
-  /** Runs one call and returns what the model was told; checks the whole sequence and that the next step ran. */
+  /**
+   * Runs one call and returns what the model was told; checks the whole sequence and that the next step ran.
+   */
   const oneCall = async (
     call: { name: string; arguments: string },
     code: string,
@@ -543,6 +545,8 @@ describe('R25: cancel inside a running batch', () => {
       'idle',
     ])
     expect(model.requests).toHaveLength(1)
-    expect(live.find((e) => e.type === 'agent/cancel-requested')).toMatchObject({ cause: { kind: 'parent' } })
+    expect(live.find((e) => e.type === 'agent/cancel-requested')).toMatchObject({
+      cause: { kind: 'parent' },
+    })
   })
 })

@@ -1,5 +1,5 @@
 /**
- * Shared bits of the issue #7 benchmarks: statistics, the row format each script reports, the
+ * Shared bits of the benchmarks: statistics, the row format each script reports, the
  * combined table, and the machine line. Not a benchmark itself (bench/run.ts lists its scripts).
  */
 import { writeFileSync } from 'node:fs'

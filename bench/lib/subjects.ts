@@ -1,5 +1,5 @@
 /**
- * The three subjects of the issue #7 benchmarks behind one small interface, so each workload runs
+ * The three subjects of the benchmarks behind one small interface, so each workload runs
  * the same way on each: steerable (`createAgent`), the peer (`@mariozechner/pi-agent-core`, in
  * both queue modes) and the floor (bench/floor.ts). Every model answers at once with one text
  * block and `stop`; a held request waits for `release()`.

@@ -4,7 +4,7 @@ import { userTextMessage } from '../messages/userText.js'
 import { parseSendValue } from '../messages/validate.js'
 import type { AcceptedSend } from '../runtime/splitSends.js'
 
-/** The three presets of `send` (SPEC section 2). */
+/** The three presets of `send` (docs/contract.md, section 2). */
 export const FOLLOWUP: SendOptions = Object.freeze({ target: 'next-turn', wakeup: true })
 export const STEER: SendOptions = Object.freeze({ target: 'next-step', wakeup: true })
 export const INJECT: SendOptions = Object.freeze({ target: 'next-step', wakeup: false })
@@ -14,7 +14,8 @@ export const INJECT: SendOptions = Object.freeze({ target: 'next-step', wakeup: 
  * then its id minted (R3). Bad input throws `InvalidInputError` naming `call`, before any id.
  *
  * A value that is the string shorthand's (the string, or data exactly equal to it) is made in one
- * go, and `text` names its string so the queue can keep it compactly (issue #7).
+ * go, and `text` names its string so the queue can keep it compactly
+ * (docs/performance.md#compact-queued-text).
  */
 export const acceptSend = (input: SendInput, options: SendOptions, call: string): AcceptedSend => {
   const value = parseSendValue(input, call)

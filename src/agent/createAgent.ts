@@ -34,7 +34,7 @@ import { acceptSend, FOLLOWUP, INJECT, STEER } from './acceptSend.js'
 import { checkOptions } from './checkOptions.js'
 
 /**
- * Creates an agent (SPEC section 3). The façade only wires the pipeline:
+ * Creates an agent (docs/contract.md, section 3). The façade only wires the pipeline:
  *
  * ```text
  * send() ─► sends ─splitSends─► queue / inject ─┐
@@ -58,7 +58,7 @@ export const createAgent = (options: AgentOptions): Agent => {
   const transcript = new Transcript(store, history, (error) => signals.next({ type: 'store/failed', error }))
   for (const draft of closeInterruptedTurn(history)) transcript.append(draft)
 
-  // The design card's shape: sends enter as an Observable and are split by target and wakeup
+  // The contract's shape: sends enter as an Observable and are split by target and wakeup
   // (splitSends: connect + type-guard filters) into the queue and inject streams.
   const sends = inlet<AcceptedSend>(idle.entered)
   const commands = inlet<Command>(idle.entered)

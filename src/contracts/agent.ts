@@ -10,7 +10,7 @@ import type {
   SendOptions,
 } from './messages.js'
 
-/** The session an agent owns: its durable transcript (SPEC section 3). */
+/** The session an agent owns: its durable transcript (docs/contract.md, section 3). */
 export type AgentSession = {
   /** A frozen snapshot of the durable events so far, the same array until the next one is appended. */
   readonly events: readonly SessionEvent[]

@@ -52,7 +52,8 @@ export class AgentDisposedError extends Error {
   /** @param detail What the call could not do, when there is more to say (`session.flush()`). */
   constructor(call: string, detail?: string) {
     super(
-      `${call}: the agent is disposed${detail ? ` and ${detail}` : ''}; create a new agent to continue the session`,
+      `${call}: the agent is disposed${detail ? ` and ${detail}` : ''}; ` +
+        'create a new agent to continue the session',
     )
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The two event vocabularies of SPEC section 4: live lifecycle events (`events$`, not persisted)
+ * The two event vocabularies of docs/contract.md, section 4: live lifecycle events (`events$`, not persisted)
  * and durable session events (`transcript$`, the transcript). Type strings are namespaced.
  */
 import type {
@@ -35,7 +35,7 @@ export type AgentErrorEvent = Live<
   { readonly turn: number; readonly step: number; readonly error: unknown }
 >
 /**
- * A streamed text or reasoning delta of the running step. Not in SPEC's table: added so that
+ * A streamed text or reasoning delta of the running step. Not in the contract's table: added so that
  * apps can show text as it arrives. Deltas are live only; the durable record is the step's
  * `assistant/message`.
  */

@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs'
 import type { ContentBlock, MessageSource, UserMessageData } from './messages.js'
 
-/** What `promptSubmit` decides (SPEC section 3). `undefined` means allow. */
+/** What `promptSubmit` decides (docs/contract.md, section 3). `undefined` means allow. */
 export type PromptDecision =
   | {
       readonly kind: 'allow'

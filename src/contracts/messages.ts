@@ -1,5 +1,5 @@
 /**
- * The data model of SPEC section 2, as plain TypeScript types. The zod schemas in `schemas.ts`
+ * The data model of docs/contract.md, section 2, as plain TypeScript types. The zod schemas in `schemas.ts`
  * validate values of exactly these shapes; the types live here so that every module (and every
  * helper) can import them without pulling in zod.
  */

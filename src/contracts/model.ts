@@ -6,7 +6,7 @@ export type ToolSpec = { readonly name: string; readonly description: string; re
 
 export type FinishReason = 'stop' | 'tool-calls' | 'max-tokens'
 
-/** One event of a model's streamed answer (SPEC section 3). */
+/** One event of a model's streamed answer (docs/contract.md, section 3). */
 export type ModelEvent =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'reasoning'; readonly text: string }

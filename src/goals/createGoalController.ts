@@ -52,7 +52,8 @@ export type GoalController = {
 }
 
 const defaultContinuation = (goal: GoalState, round: number) =>
-  `Continue working toward the goal (round ${round}${goal.maxRounds ? ` of ${goal.maxRounds}` : ''}): ${goal.objective}`
+  `Continue working toward the goal (round ${round}${goal.maxRounds ? ` of ${goal.maxRounds}` : ''}): ` +
+  goal.objective
 
 /**
  * Goals (R32): durable goal state in the transcript and continuation rounds. Every mutation is

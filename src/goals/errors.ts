@@ -39,7 +39,8 @@ export class GoalContinuationError extends Error {
     cause: unknown,
   ) {
     super(
-      `continuation(goal, ${round}) failed: ${describeThrown(cause)}; the goal is blocked with code 'continuation-failed', and resume() tries again`,
+      `continuation(goal, ${round}) failed: ${describeThrown(cause)}; ` +
+        "the goal is blocked with code 'continuation-failed', and resume() tries again",
       { cause },
     )
   }

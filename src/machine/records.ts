@@ -6,7 +6,7 @@ import type { Between, Claim, DeliveryState, StepDraft, Turn } from './state.js'
  * Why not spread: on V8 (Node 20) `{...x}` of an object that was itself made by a spread misses
  * the fast clone path and costs ~290 ns for the 12-field state, against ~15 ns for a literal
  * that lists the fields; the reducer copies a state and an activity on almost every input, and
- * spreads were a third of its time (issue #7, turn overhead).
+ * spreads were a third of its time (docs/performance.md#records-copied-field-by-field).
  *
  * `EveryKey<T>` makes each copy list every key, optional ones included, so a field added to a
  * type and forgotten here fails the type-check instead of being dropped silently.

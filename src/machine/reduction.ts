@@ -27,12 +27,12 @@ export class Reduction {
     Object.assign(this.writable(), patch)
   }
 
-  /** `set({activity})`, the most frequent write, without a patch object (issue #7). */
+  /** `set({activity})`, the most frequent write, without a patch object (see records.ts). */
   setActivity(activity: DeliveryState['activity']): void {
     this.writable().activity = activity
   }
 
-  /** `set({queue, waking})` without a patch object: once per accepted send (issue #7). */
+  /** `set({queue, waking})` without a patch object: once per accepted send (see records.ts). */
   setQueue(queue: DeliveryState['queue'], waking: number): void {
     const state = this.writable()
     state.queue = queue
@@ -49,7 +49,8 @@ export class Reduction {
 
   /**
    * Live events list `agentId` in their literal: a property added after creation costs each
-   * event a property store of its own and a map transition (issue #7).
+   * event a property store of its own and a map transition
+   * (docs/performance.md#records-copied-field-by-field).
    */
   live(event: AgentEvent): void {
     this.add({ kind: 'live', event })
@@ -65,7 +66,8 @@ export class Reduction {
 
   /**
    * Most reductions have one to three outputs: exact-size literals for those. `[]` and a push
-   * allocate room for 17 (~180 bytes), on each of the dozen reductions of a turn (issue #7).
+   * allocate room for 17 (~180 bytes), on each of the dozen reductions of a turn
+   * (docs/performance.md#exact-size-output-arrays).
    */
   private add(o: Output): void {
     const out = this.out

@@ -21,7 +21,8 @@ import { emptyFifo, type Fifo } from './fifo.js'
  *
  * Why `{id, text}`: a string send is the common followup, and a queue can hold many of them.
  * Its message (an object, a content array and a text block) is made again, an equal value, when
- * the item is dequeued or discarded: about 100 bytes per queued message instead of 200 (issue #7).
+ * the item is dequeued or discarded: about 100 bytes per queued message instead of 200
+ * (docs/performance.md#compact-queued-text).
  */
 export type QueuedItem = AgentMessage | QueuedText | { readonly parked: AgentMessage }
 export type QueuedText = { readonly id: AgentMessageId; readonly text: string }

@@ -65,7 +65,7 @@ export const modelComplete = (r: Reduction, { activity, step }: InputOf<'model/c
   if (!turn) return
   const { content, usage, toolCalls } = turn.draft
   const finish = turn.draft.finish ?? 'stop'
-  // Two literals, not a conditional spread: spreads into a literal take V8's slow path (issue #7).
+  // Two literals, not a conditional spread: docs/performance.md#records-copied-field-by-field.
   const data = usage ? { turn: turn.turn, step, content, usage } : { turn: turn.turn, step, content }
   r.durable({ type: 'assistant/message', data })
   const maxTokens = turn.maxTokens || finish === 'max-tokens'

@@ -3,9 +3,12 @@ import type { ContentBlock, MessageSource } from '../contracts/messages.js'
 import { GOAL_STATE_OPEN } from './goalRender.js'
 import { readGoalMessage } from './readGoalMessage.js'
 
-const RESERVED = `text that starts with ${GOAL_STATE_OPEN} is goal state, which only a round-0 {kind: 'goal'} source may carry (createGoalController writes it); start the text with something else`
+const RESERVED =
+  `text that starts with ${GOAL_STATE_OPEN} is goal state, which only a round-0 {kind: 'goal'} source ` +
+  'may carry (createGoalController writes it); start the text with something else'
 const ROUND_ZERO =
-  'a round-0 goal message is a goal change: source.change is the new state and the content is exactly one text block, renderGoalChange(change); createGoalController writes these'
+  'a round-0 goal message is a goal change: source.change is the new state and the content is exactly ' +
+  'one text block, renderGoalChange(change); createGoalController writes these'
 const NO_CHANGE_AFTER_ZERO =
   'a continuation round (round > 0) carries no change; remove source.change, or send the change at round 0'
 

@@ -1,5 +1,5 @@
 /**
- * Zod schemas for the data model of SPEC section 2. Each one validates exactly the matching type
+ * Zod schemas for the data model of docs/contract.md, section 2. Each one validates exactly the matching type
  * of `types.ts` (the annotations make the compiler check that). Inputs reach these schemas after
  * `jsonSnapshot`, so they are already plain JSON; the schemas still check JSON-ness of the open
  * parts (extra source fields, `change`) so that they also hold on their own.
@@ -94,7 +94,10 @@ export const messageSourceSchema = z.custom<MessageSource>().superRefine((value,
   if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue })
 })
 
-/** `{content, source}`, content non-empty. Other top-level keys are stripped (an `AgentMessage` can be re-sent). */
+/**
+ * `{content, source}`, content non-empty. Other top-level keys are stripped (an `AgentMessage` can be
+ * re-sent).
+ */
 export const userMessageDataSchema: z.ZodType<UserMessageData> = z.object({
   content: z.array(contentBlockSchema).min(1),
   source: messageSourceSchema,

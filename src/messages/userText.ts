@@ -13,7 +13,7 @@ export const userText = (text: string): UserMessageData =>
 /**
  * The message of an accepted string send, the same value (key order included) whenever it is
  * made: the queue keeps such a send as `{id, text}` and makes the message again when it is
- * needed (issue #7, memory per queued message).
+ * needed (docs/performance.md#compact-queued-text).
  */
 export const userTextMessage = (id: AgentMessageId, text: string): AgentMessage =>
   Object.freeze({

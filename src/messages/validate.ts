@@ -126,7 +126,7 @@ export const parseContextData = (
 
 /**
  * The common send, text blocks from the user: `{content: [{type: 'text', text}, …], source:
- * {kind: 'user'}}`, checked and copied by hand (about 6× faster than snapshot + zod, issue #7).
+ * {kind: 'user'}}`, checked and copied by hand (docs/performance.md#the-user-text-fast-path).
  * Anything else, valid or not, gives `undefined` and takes the full path, which also words the
  * errors; what this accepts, the full path accepts with an equal result (a property test says so).
  *
@@ -185,7 +185,8 @@ const INPUT: Path = Object.freeze(['input'])
 /**
  * `send`'s input (R1, R2), checked as `parseContextInput` checks user input, but the string `s`
  * when the value is the string shorthand's for `s` (the string itself, or data exactly equal to
- * it): the caller makes the message in one go and queues it compactly (issue #7).
+ * it): the caller makes the message in one go and queues it compactly
+ * (docs/performance.md#compact-queued-text).
  */
 export const parseSendValue = (input: unknown, call = 'send()'): string | UserMessageData =>
   parseUserValue(input, call, INPUT)

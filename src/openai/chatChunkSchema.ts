@@ -13,7 +13,8 @@ export const chatChunkSchema = z.object({
         delta: z
           .object({
             content: z.string().nullish(),
-            // DeepSeek, llama.cpp and older vLLM say `reasoning_content`; OpenRouter, Ollama and newer vLLM `reasoning`.
+            // DeepSeek, llama.cpp and older vLLM say `reasoning_content`; OpenRouter, Ollama and newer vLLM
+            // `reasoning`.
             reasoning_content: z.string().nullish(),
             reasoning: z.string().nullish(),
             tool_calls: z

@@ -18,7 +18,8 @@ export const checkOptions = (options: OpenAIModelOptions): void => {
     // Timers take at most 2^31 - 1 ms; a larger delay would fire at once.
     if (ms !== undefined && !(typeof ms === 'number' && ms >= 1 && ms <= maxDelay))
       throw new TypeError(
-        `openaiModel(): options.${name}: expected milliseconds from 1 to ${maxDelay} (about 24 days), got ${String(ms)}`,
+        `openaiModel(): options.${name}: expected milliseconds from 1 to ${maxDelay} (about 24 days), ` +
+          `got ${String(ms)}`,
       )
   }
   for (const [name, value] of Object.entries(options.headers ?? {})) {

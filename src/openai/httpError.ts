@@ -23,7 +23,8 @@ export const httpError = (
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`
   const own = serverMessage(text)
   const detail = own === undefined ? quote(text.trim(), secrets, 500, rest) : quote(own, secrets, 500)
-  const message = `openaiModel: POST ${url} answered ${status}${detail ? `: ${detail}` : ''}${hint(response.status, wait)}`
+  const answered = `openaiModel: POST ${url} answered ${status}${detail ? `: ${detail}` : ''}`
+  const message = answered + hint(response.status, wait)
   return new ModelRequestError(message, {
     status: response.status,
     retryAfterMs: wait,

@@ -87,8 +87,8 @@ export const quote = (
 /**
  * An error from outside code (a fetch's rejection) fit to keep as a `cause`: the same value when
  * no message in its cause chain holds a secret, else a copy of each link with its message redacted
- * (same prototype, so `instanceof` still holds; same `name` and `code`; a new stack). A value that cannot be read (a revoked Proxy, a throwing getter) is kept as it is: it
- * cannot hold anything this adapter put there.
+ * (same prototype, so `instanceof` still holds; same `name` and `code`; a new stack). A value that cannot be
+ * read (a revoked Proxy, a throwing getter) is kept as it is: it cannot hold anything this adapter put there.
  */
 export const redactCause = (error: unknown, secrets: readonly string[], depth = 0): unknown => {
   try {

@@ -60,7 +60,9 @@ const inboxEffect = (
       if (messages.length === 0) {
         return {
           kind: 'violation',
-          detail: `agent '${agentId}': agent/inbox/discard with an empty batch (a discard names at least one message)`,
+          detail:
+            `agent '${agentId}': agent/inbox/discard with an empty batch ` +
+            '(a discard names at least one message)',
         }
       }
       const seen = new Set<AgentMessageId>()

@@ -77,8 +77,8 @@ const signalsOf = (events: readonly unknown[], activity: number, step: number): 
  *
  * A class, with both getters on its prototype: an object literal with getters costs about 1 µs
  * to make in V8 (new closures and a map of its own each time), a class instance about 20 ns
- * (issue #7, turn overhead). The price: `{...request}` copies the plain fields only; the README
- * says how to wrap an adapter.
+ * per model call. The price: `{...request}` copies the plain fields only; the README says how
+ * to wrap an adapter.
  */
 class LazyModelRequest implements ModelRequest {
   readonly agentId: string

@@ -6,7 +6,8 @@ import { Observable, type SubjectLike, type Subscriber } from 'rxjs'
  * `connect` makes by default (values reach the subscribers of the moment, in subscription order;
  * a late subscriber gets only the termination), without its cost: RxJS's `Subject.next` runs
  * its observer loop in a closure with an ES5 iterator in the CommonJS build that Node loads,
- * about 0.26 µs and several objects per value, on every accepted send (issue #7).
+ * about 0.26 µs and several objects per value, on every accepted send
+ * (docs/performance.md#inlets-instead-of-subjects).
  *
  * 1. The subscriber list is copied on change, never on `next`, so a subscriber that leaves
  *    during a delivery does not disturb it.

@@ -15,7 +15,7 @@ export type Inlet<T> = {
  * Why not a `Subject`: on every `next` RxJS's Subject iterates its observer list, and in the
  * CommonJS build that Node loads that loop is ES5 (an iterator object, a closure and a result
  * per observer), ~200 B of garbage per value for a list of one. Inputs are the hottest path
- * (every send, every turn step; issue #7).
+ * (every send, every turn step): see docs/performance.md#inlets-instead-of-subjects.
  *
  * `onNext` is called for each value that goes to the subscriber, just before it does (the agent
  * counts the inputs entering its pipeline with it, without an operator per input).

@@ -5,14 +5,15 @@ import type { Signal } from '../machine/inputs.js'
 /**
  * What running one effect gives back: signals known at once (one, several, or none), or an
  * Observable of the signals still to come. Most effects of a turn without hooks are answered
- * at once; an Observable would cost a subscription chain each (issue #7, turn overhead).
+ * at once; an Observable would cost a subscription chain each
+ * (docs/performance.md#answers-known-at-once).
  */
 export type EffectAnswer = Signal | readonly Signal[] | Observable<Signal> | undefined
 
 /**
  * Like `mergeMap(run)` over effects (or over anything `run` picks effects from, answering
- * `undefined` for the rest, so no `filter` hop is needed in front), except that answers known at once are emitted directly,
- * without an inner subscription.
+ * `undefined` for the rest, so no `filter` hop is needed in front), except that answers known at once are
+ * emitted directly, without an inner subscription.
  *
  * ```text
  * effects:  --a----b------c--|      a answers at once, b later (an Observable), c with nothing

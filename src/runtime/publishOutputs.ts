@@ -23,9 +23,9 @@ export type PublishDeps = {
 }
 
 /**
- * Hands each reduction's state to the façade (`reduced`), then its outputs on, in order, synchronously: a live event is emitted; a durable
- * draft is appended to the transcript and its `SessionEvent` emitted; an effect goes to the
- * runner. Then `delivered(reduction)`.
+ * Hands each reduction's state to the façade (`reduced`), then its outputs on, in order, synchronously: a
+ * live event is emitted; a durable draft is appended to the transcript and its `SessionEvent` emitted; an
+ * effect goes to the runner. Then `delivered(reduction)`.
  *
  * ```text
  * reductions:  --R1----------R2--|      R1.out = [live a, durable d, effect x], R2.out = [live b]
@@ -34,7 +34,8 @@ export type PublishDeps = {
  *
  * Why effects do not travel on the emitted stream: that stream is multicast to subscribers with
  * a `Subject`, whose every `next` costs an ES5 iteration (garbage) in the CommonJS RxJS that
- * Node loads; effects are a third of the outputs and have exactly one reader (issue #7).
+ * Node loads; effects are a third of the outputs and have exactly one reader
+ * (docs/performance.md#inlets-instead-of-subjects).
  */
 export const publishOutputs =
   (deps: PublishDeps): OperatorFunction<Reduced, Published> =>
@@ -43,7 +44,7 @@ export const publishOutputs =
       reductions.subscribe({
         next: (r) => {
           deps.reduced(r)
-          // An index, not for-of: the array iterator showed up at 3% of an accepted send (issue #7).
+          // An index, not for-of: docs/performance.md#plain-loops-in-the-publisher.
           const out = r.out
           for (let i = 0; i < out.length; i++) {
             const o = out[i] as Output
@@ -66,9 +67,10 @@ export const publishOutputs =
 
 /**
  * What `events$`, `status$` and `transcript$` subscribers share: one Subject, fed by `observer`
- * (the pipeline's subscriber); `completed` resolves when the pipeline completes. An output nobody observes is not sent through it: a Subject's
- * `next` costs an ES5 iteration (garbage) in the CommonJS RxJS that Node loads, and most outputs
- * of a busy agent are watched by few or none (issue #7).
+ * (the pipeline's subscriber); `completed` resolves when the pipeline completes. An output nobody observes is
+ * not sent through it: a Subject's `next` costs an ES5 iteration (garbage) in the CommonJS RxJS that Node
+ * loads, and most outputs of a busy agent are watched by few or none
+ * (docs/performance.md#inlets-instead-of-subjects).
  *
  * A defect (the reducer threw) errors the streams; it is rethrown when nobody observes them,
  * so RxJS reports it (`config.onUnhandledError`, else an uncaught error) instead of losing it.

@@ -5,7 +5,8 @@ import { fanOut } from './fanOut.js'
 
 /**
  * A send after validation, snapshot and id: what enters the pipeline. `text` is the string when
- * the send was the string shorthand (the queue then keeps it as `{id, text}`, issue #7).
+ * the send was the string shorthand (the queue then keeps it as `{id, text}`,
+ * docs/performance.md#compact-queued-text).
  */
 export type AcceptedSend = {
   readonly message: AgentMessage

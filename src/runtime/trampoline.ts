@@ -12,7 +12,7 @@ type Frame<T> = { readonly items: (T | undefined)[]; head: number; size: number 
  * delivered (a reentrant call from a subscriber, an effect that answers synchronously) waits
  * until that delivery returned, and values that arrived during a delivery run right after it,
  * in arrival order, before the values that were already waiting. Like `observeOn(queueScheduler)`,
- * but depth-first, so a call's own follow-ups come before calls made after it (SPEC section 4).
+ * but depth-first, so a call's own follow-ups come before calls made after it (docs/contract.md, section 4).
  *
  * ```text
  * source:   a(b c)   — b and c arrive while a is delivered; d while b is delivered
@@ -32,7 +32,8 @@ type Frame<T> = { readonly items: (T | undefined)[]; head: number; size: number 
  * ```
  *
  * The frames are kept and reused from one drain to the next (a drain runs per accepted send and
- * per turn step, issue #7), so a steady pipeline allocates nothing here.
+ * per turn step), so a steady pipeline allocates nothing here
+ * (docs/performance.md#trampoline-frames-are-reused).
  */
 export const trampoline =
   <T>(last?: (value: T) => boolean): MonoTypeOperatorFunction<T> =>

@@ -24,7 +24,8 @@ export class SessionLockedError extends Error {
   ) {
     super(
       Number.isNaN(pid)
-        ? `${file} is being opened for writing by another process; dispose that agent (or close its store) first, or try again in a moment`
+        ? `${file} is being opened for writing by another process; ` +
+            'dispose that agent (or close its store) first, or try again in a moment'
         : `${file} is open for writing by process ${pid}; dispose that agent (or close its store) first`,
     )
   }
@@ -79,7 +80,8 @@ export const storeError = (
       : code === 'ENOTDIR'
         ? `a part of ${dir} is not a directory: fix the path`
         : code === 'EACCES' || code === 'EPERM'
-          ? `permission denied: check the permissions of ${path} and of its directory ${dirname(path)} (the store creates its lock file there)`
+          ? `permission denied: check the permissions of ${path} and of its directory ${dirname(path)} ` +
+            '(the store creates its lock file there)'
           : code === 'EISDIR'
             ? target === path
               ? `${path} is a directory: pass the path of a file`

@@ -1,7 +1,7 @@
 import { filter, map, merge, type Observable } from 'rxjs'
 import type { Agent } from '../contracts/agent.js'
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
-import type { AgentMessage, ContentBlock } from '../contracts/messages.js'
+import type { AgentMessage, ContentBlock, ToolResultBlock } from '../contracts/messages.js'
 
 const textOf = (content: readonly ContentBlock[]): string => {
   const first = content[0]
@@ -59,7 +59,7 @@ const durableLabel = (event: SessionEvent): string => {
     case 'tool/call':
       return `tool/call(${event.data.call.name})`
     case 'tool/result':
-      return `tool/result(${event.data.result.toolCallId}${event.data.result.isError ? `,${event.data.result.code ?? 'error'}` : ''})`
+      return `tool/result(${toolResultLabel(event.data.result)})`
   }
 }
 
@@ -82,3 +82,6 @@ export const labelled = (agent: Agent, options: { readonly deltas?: boolean } = 
 }
 
 const filterDefined = () => filter((value: string | undefined): value is string => value !== undefined)
+
+const toolResultLabel = (result: ToolResultBlock): string =>
+  result.isError ? `${result.toolCallId},${result.code ?? 'error'}` : result.toolCallId

@@ -12,8 +12,9 @@
  * - `error <message>` for any `agent/error` (a failed checkpoint): the parent fails the test.
  *
  * The model answers at once or after a tiny timer, with long texts (4–60 kB), so every
- * checkpoint is a sizeable write; about half the turns have a tool batch. Followups come in bursts of 1–3 (so checkpoints are followed both
- * by a `dequeue` and by `idle`), with an idle inject now and then (flushed at once, R36).
+ * checkpoint is a sizeable write; about half the turns have a tool batch. Followups come in bursts of 1–3 (so
+ * checkpoints are followed both by a `dequeue` and by `idle`), with an idle inject now and then (flushed at
+ * once, R36).
  *
  * With `tornAt = k > 0` the child tears a write on purpose: after k flushes the next answer is
  * large (1.5–4 MB), and right after the write of its checkpoint has been handed to the file

@@ -1,5 +1,5 @@
 /**
- * The reliability property (issue #7): a random schedule over the whole public surface runs on
+ * The reliability property: a random schedule over the whole public surface runs on
  * virtual time against a fresh agent, and every run must keep the contract's invariants:
  *
  * - R30 / V8: `inboxConservation()` from creation, nothing outstanding after `dispose()`, every

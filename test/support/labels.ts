@@ -14,7 +14,9 @@ export const opening = (text: string): string[] => [
   'step/start(1.1)',
 ]
 
-/** The labels of step `turn.step` answering `answer` as the last of its turn, through `settled` (completed). */
+/**
+ * The labels of step `turn.step` answering `answer` as the last of its turn, through `settled` (completed).
+ */
 export const answered = (answer: string, turn = 1, step = 1): string[] => [
   `assistant(${answer})`,
   `step/end(${turn}.${step})`,
@@ -22,14 +24,19 @@ export const answered = (answer: string, turn = 1, step = 1): string[] => [
   `settled(${turn},completed)`,
 ]
 
-/** The labels of turn `turn` unwinding after a cancel during step `turn.step`: that step ends, the turn ends aborted and settles. */
+/**
+ * The labels of turn `turn` unwinding after a cancel during step `turn.step`: that step ends, the turn ends
+ * aborted and settles.
+ */
 export const aborted = (turn = 1, step = 1): string[] => [
   `step/end(${turn}.${step})`,
   `turn/end(${turn},aborted)`,
   `settled(${turn},aborted)`,
 ]
 
-/** The labels of one idle followup `text` answered by `answer` as turn `turn` (SPEC section 10). */
+/**
+ * The labels of one idle followup `text` answered by `answer` as turn `turn` (docs/contract.md, section 10).
+ */
 export const oneTurn = (text: string, answer: string, turn = 1): string[] => [
   'running',
   `dequeue(${text})`,

@@ -42,14 +42,14 @@ describe('accept: routing (R4) and the deferred wake (R6)', () => {
       { queue: [q('m1')], waking: 1, wakeScheduled: true },
     ],
     [
-      'R3/R4: a string followup that waits behind a turn is queued as {id, text}; its enqueue carries the whole message (issue #7)',
+      'R3/R4: a string followup that waits behind a turn is queued as {id, text}; its enqueue carries the whole message',
       turning(),
       textFollowup('m1'),
       [live({ type: 'agent/inbox/enqueue', message: msg('m1'), placement: 'queued' })],
       { queue: [qt('m1')], waking: 1 },
     ],
     [
-      'R3/R4: a string followup that waits behind other items is queued as {id, text} (issue #7)',
+      'R3/R4: a string followup that waits behind other items is queued as {id, text}',
       idle({ queue: [q('m1')], wakeScheduled: true }),
       textFollowup('m2'),
       ['enqueue(m2,queued)'],

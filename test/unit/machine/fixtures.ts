@@ -56,7 +56,10 @@ export const msg = (id: string, source: MessageSource = USER): AgentMessage =>
   deepFreeze({ id: id as AgentMessageId, content: [{ type: 'text', text: id }], source })
 export const q = (id: string, wakeup = true): ClaimedItem =>
   wakeup ? msg(id) : deepFreeze({ parked: msg(id) })
-/** A string send as the queue keeps it, `{id, text}` (its message is `msg(id)`, issue #7). */
+/**
+ * A string send as the queue keeps it, `{id, text}` (its message is `msg(id)`;
+ * docs/performance.md#compact-queued-text).
+ */
 export const qt = (id: string): QueuedItem => deepFreeze({ id: id as AgentMessageId, text: id })
 export const S = (id: string): OutboxEntry => deepFreeze({ kind: 'steering', message: msg(id) })
 export const C = (id: string): OutboxEntry => deepFreeze({ kind: 'context', data: msg(id) })

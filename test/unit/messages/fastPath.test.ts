@@ -51,7 +51,7 @@ const content = fc.oneof(
   fc.constant({ 0: { type: 'text', text: 'a' }, length: 1 }),
 )
 
-describe('the text-from-the-user fast path of send (issue #7)', () => {
+describe('the text-from-the-user fast path of send', () => {
   it('R1, R2: whatever it accepts, the full path (snapshot + zod) accepts with an equal, frozen result', () => {
     let taken = 0
     let runs = 0
@@ -109,7 +109,7 @@ describe('the text-from-the-user fast path of send (issue #7)', () => {
     for (const [c, s] of misses) expect(userTextFastPath(c, s)).toBeUndefined()
   })
 
-  it('issue #7: parseSendValue gives the string only when the value is its shorthand, always on the fast path', () => {
+  it('parseSendValue gives the string only when the value is its shorthand, always on the fast path', () => {
     let named = 0
     fc.assert(
       fc.property(content, source, (c, s) => {
@@ -141,7 +141,7 @@ describe('the text-from-the-user fast path of send (issue #7)', () => {
     })
   })
 
-  it('issue #7: a getter in the shorthand shape is read once (the value checked is the value kept)', () => {
+  it('a getter in the shorthand shape is read once (the value checked is the value kept)', () => {
     let reads = 0
     const block = {
       type: 'text',

@@ -158,7 +158,8 @@ describe('parseSendInput', () => {
     )
     expect(error.message).toBe(
       'steer(): input.content[0].text: expected string; ' +
-        'input.content[1].type: unknown block type "x"; expected one of "text", "reasoning", "tool-call", "tool-result"; ' +
+        'input.content[1].type: unknown block type "x"; ' +
+        'expected one of "text", "reasoning", "tool-call", "tool-result"; ' +
         'input.source.kind: must not be empty',
     )
     expect(error.issues.map((issue) => issue.path)).toStrictEqual([
