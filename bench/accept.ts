@@ -30,7 +30,7 @@ const FORMS: readonly [Form, string][] = [
 /**
  * µs per send for N sends into a harness whose first turn is held open, and how many of those µs
  * were GC pauses (a retained copy that V8 cannot allocate in the old generation at once is copied
- * by the young generation's scavenges; see the README).
+ * by the young generation's scavenges; see bench/README.md).
  */
 const acceptOnce = async (make: () => Harness, form: Form): Promise<{ us: number; gcUs: number }> => {
   const h = make()

@@ -250,7 +250,7 @@ describe('R26: keepInbox', () => {
     ])
   })
 
-  // Decision (README, Cancel): with keepInbox staged context is the inherited prefix of a turn
+  // Decision (docs/decisions.md, cancel): with keepInbox staged context is the inherited prefix of a turn
   // that follows at once; when none follows, it is appended before idle (V1), so a later idle
   // inject can never overtake it.
   it('R26, V1: with only context staged and nothing queued, the context is appended before idle', async () => {

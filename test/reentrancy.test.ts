@@ -157,7 +157,7 @@ describe('V3: reentrant calls from subscribers never throw and keep one global o
     expect(delivered).toEqual(['enqueue(a,queued)', 'enqueue(b,queued)', 'user(c)', 'enqueue(d,queued)'])
   })
 
-  // Decision (README, "Ordering"): reentrant calls are trampolined depth-first. A call's own
+  // Decision (docs/decisions.md, ordering): reentrant calls are trampolined depth-first. A call's own
   // follow-ups (calls made while its events are delivered) run before calls made after it, so
   // R10 ("after the calls they made were processed") and R25 ("work queued by its subscribers is
   // cleared too") hold. Siblings still run in call order.

@@ -156,7 +156,7 @@ const checkBlock = (
       else if (e.data.source.kind !== 'tool') p(`context without id seq ${e.seq} (${e.data.source.kind})`)
       return
     }
-    // Decision (README, Ordering): ids sort in call order, and nested reentrant calls are placed
+    // Decision (docs/decisions.md, ordering): ids sort in call order, and nested reentrant calls are placed
     // depth-first, so ids within one block need not ascend; each id appears once.
     if (id === lastId) p(`id ${id} appears twice in a row (seq ${e.seq})`)
     lastId = id

@@ -17,7 +17,7 @@ export const REGRESSIONS: readonly Schedule[] = [
     reactions: [{ on: 'turn/end', nth: 1, op: 'dispose' }],
     thrown: [],
   }),
-  // Decision (README, Ordering): r3i is called after r2i but, sent while r1s's enqueue is
+  // Decision (docs/decisions.md, ordering): r3i is called after r2i but, sent while r1s's enqueue is
   // delivered, is placed depth-first before it; every other invariant must still hold.
   new Schedule({
     steps: [{ t: 0, op: { kind: 'followup' } }],
