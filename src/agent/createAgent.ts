@@ -34,18 +34,18 @@ import { acceptSend, FOLLOWUP, INJECT, STEER } from './acceptSend.js'
 import { checkOptions } from './checkOptions.js'
 
 /**
- * Creates an agent (docs/contract.md, section 3). The façade only wires the pipeline:
+ * Creates an agent: an LLM agent loop that accepts a followup, a steer or an inject at any moment.
+ * Only `model` is required; the pipeline it wires is drawn in docs/architecture.md.
  *
- * ```text
- * send() ─► sends ─splitSends─► queue / inject ─┐
- * cancel() retry() dispose() ─► commands ────────┼─► trampoline ─► scan(reduce) ─► publishOutputs
- * effect outcomes ─────────────► signals ────────┘                                   │       │
- *        ▲                   live ─► events$, durable (appended) ─► transcript$ ◄───┘       │
- *        └──────────────── effect runner (mergeEffects) ◄──────────────── effects ◄─────────┘
- * ```
+ * @example
+ * import { createAgent } from 'steerable'
+ * import { openaiModel } from 'steerable/openai'
  *
- * `sends`, `commands`, `signals` and `effects` are inlets (one reader each); the only Subject is
- * the one behind `events$`/`status$`/`transcript$` (`sharedOutputs`).
+ * const model = openaiModel({ model: 'gpt-4o-mini', apiKey: process.env.OPENAI_API_KEY })
+ * const agent = createAgent({ model, instructions: 'Be brief.' })
+ * agent.followup('Hello')
+ * await agent.whenIdle()
+ * @throws InvalidInputError when an option is invalid (every problem is listed).
  */
 export const createAgent = (options: AgentOptions): Agent => {
   const { model, scheduler, instructions, hooks, tools, maxParallel, flushTimeoutMs } = checkOptions(options)

@@ -10,37 +10,112 @@ import type {
   SendOptions,
 } from './messages.js'
 
-/** The session an agent owns: its durable transcript (docs/contract.md, section 3). */
+/** The durable transcript an agent keeps (its session), and what the model sees of it. */
 export type AgentSession = {
-  /** A frozen snapshot of the durable events so far, the same array until the next one is appended. */
+  /**
+   * Every durable event so far (`turn/start`, `user/message`, `assistant/message`, …), frozen;
+   * the same array until the next event is appended.
+   */
   readonly events: readonly SessionEvent[]
-  /** The surface projection (R38): what the model sees. */
+  /**
+   * The conversation as the model sees it: user, assistant and tool messages, frozen.
+   *
+   * @example console.log(agent.session.messages().at(-1)?.content)
+   */
   messages(): readonly Message[]
-  /** Resolves when everything appended so far is durable. */
+  /**
+   * Resolves when every event appended so far is durable in the store (for a file store: written
+   * and fsynced); rejects while the store cannot write.
+   */
   flush(): Promise<void>
 }
 
+/**
+ * One conversation driven by a model, that accepts input at any moment. Made by `createAgent`.
+ *
+ * @example
+ * const agent = createAgent({ model })
+ * agent.followup('Summarise the README')
+ * agent.transcript$.subscribe((e) => { if (e.type === 'tool/call') agent.steer('Keep it short') })
+ * await agent.whenIdle()
+ */
 export type Agent = {
+  /** The session id (the `id` option, or a new ULID). */
   readonly id: string
+  /** `'running'` while a prompt is being admitted or a turn runs (or several, back to back). */
   readonly status: AgentStatus
   /** Emits the current status on subscribe, then each change. */
   readonly status$: Observable<AgentStatus>
-  /** The acceptance window: where a `next-step` send goes right now (R4). */
+  /**
+   * Whether a steer or inject would enter the running turn now (the acceptance window): open from
+   * the moment a prompt is claimed until just before its `turn/end`.
+   */
   readonly acceptsNextStep: boolean
+  /**
+   * Delivers input: the one primitive behind `followup`, `steer` and `inject`. Returns the
+   * message's id at once; bad input throws `InvalidInputError` and changes nothing.
+   *
+   * @param input A string (user text), or `{content: ContentBlock[], source}`.
+   * @param options `target: 'next-turn'` (its own turn) or `'next-step'` (the running turn, if
+   *   any); `wakeup: false` never starts work by itself.
+   * @example agent.send('later, maybe', { target: 'next-turn', wakeup: false }) // parked
+   */
   send(input: SendInput, options: SendOptions): AgentMessageId
-  /** `send(input, {target: 'next-turn', wakeup: true})`: a prompt for a later turn. */
+  /**
+   * A prompt for a later turn: queued, and it starts a turn when the agent is idle.
+   *
+   * @example const id = agent.followup('Now write the tests')
+   */
   followup(input: SendInput): AgentMessageId
-  /** `send(input, {target: 'next-step', wakeup: true})`: a correction for the running turn. */
+  /**
+   * A correction for the turn that is running: it enters at the next step boundary, so the next
+   * model request sees it. While nothing runs it is queued like a followup.
+   *
+   * @example agent.steer('Use TypeScript, not Python')
+   */
   steer(input: SendInput): AgentMessageId
-  /** `send(input, {target: 'next-step', wakeup: false})`: a fact for the model, no request. */
+  /**
+   * A fact the model should see without being asked to act: staged into the running turn, or
+   * appended to the transcript at once while nothing runs (no turn, no model call).
+   *
+   * @example
+   * agent.inject('The user switched to dark mode')
+   * agent.inject({ content: [{ type: 'text', text: 'CI is red' }], source: { kind: 'plugin', plugin: 'ci' } })
+   */
   inject(input: SendInput): AgentMessageId
+  /**
+   * Stops the running admission or turn (it ends `aborted`) and drops the queued and steering
+   * items (one `agent/inbox/discard`); staged context is still appended. With `{keepInbox: true}`
+   * nothing is dropped and queued work runs right after. Does nothing when nothing is active or
+   * pending.
+   *
+   * @example agent.cancel({ kind: 'user' }, { keepInbox: true })
+   */
   cancel(cause: AgentCancelCause, options?: CancelOptions): void
+  /**
+   * Runs the last failed turn again as a retry turn: at once while idle, or after the failed turn
+   * when called from a `requestError` hook. Throws `AgentBusyError` at any other busy moment.
+   */
   retry(): void
+  /**
+   * Resolves when nothing runs, nothing is scheduled and no waking prompt is queued (parked items
+   * and staged steering do not count). Never rejects.
+   */
   whenIdle(): Promise<void>
+  /**
+   * Ends the agent: drops pending work, ends a running turn (`turn/end {disposed}`), flushes and
+   * closes the store, completes the streams. Idempotent; later sends throw `AgentDisposedError`.
+   */
   dispose(): Promise<void>
-  /** Live lifecycle events (not persisted). */
+  /**
+   * Live lifecycle events, not persisted: `agent/inbox/enqueue`, `…/dequeue`, `…/discard`,
+   * `agent/status`, `agent/settled`, `agent/error`, `agent/stream/delta` …
+   *
+   * @example agent.events$.pipe(ofType('agent/error')).subscribe(({ error }) => log(error))
+   */
   readonly events$: Observable<AgentEvent>
-  /** Durable events: replays the session so far, then live ones. */
+  /** Durable events: replays the session so far on subscribe, then each new one. */
   readonly transcript$: Observable<SessionEvent>
+  /** The durable transcript and what the model sees of it. */
   readonly session: AgentSession
 }

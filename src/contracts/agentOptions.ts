@@ -6,18 +6,31 @@ import type { ModelAdapter } from './model.js'
 import type { SessionStore } from './store.js'
 import type { ToolDefinition } from './tools.js'
 
+/** What `createAgent` takes; only `model` is required. */
 export type AgentOptions = {
+  /**
+   * The model: a function from a request to a stream of events (`openaiModel(...)` from
+   * `steerable/openai`, or `scriptedModel([...])` from `steerable/testing` in tests).
+   */
   readonly model: ModelAdapter
   /** System prompt text, sent as `ModelRequest.system` with every request. */
   readonly instructions?: string
   /** Session/agent id; default: a new ULID. */
   readonly id?: string
+  /**
+   * Functions called at the loop's boundaries, each one function or an array: `promptSubmit`
+   * (allow, rewrite or block a prompt), `step` (before each model request), `turnStopping`,
+   * `requestError` (call `agent.retry()` here to retry a failed request).
+   */
   readonly hooks?: AgentHooks<Agent>
   /** Tools the model may call; the model sees their `ToolSpec`s. */
   readonly tools?: readonly ToolDefinition<Agent>[]
   /** How many parallel-safe tool calls of one step may run at once; default 4. */
   readonly maxParallelToolCalls?: number
-  /** Default: in memory. A store that already holds events continues that session (R37). */
+  /**
+   * Where the transcript is kept: in memory by default, or `fileStore('session.jsonl')`. A store
+   * that already holds events continues that session (turn numbers and messages continue).
+   */
   readonly store?: SessionStore
   /**
    * How long one `flush()` of the store may take, in milliseconds, before it counts as a store
@@ -28,6 +41,9 @@ export type AgentOptions = {
   readonly flushTimeoutMs?: number
   /** Durable events to continue from when the store is empty; turn numbers continue. */
   readonly history?: readonly SessionEvent[]
-  /** For the deferred wake and the driver's next move; default `asapScheduler`. */
+  /**
+   * Where the agent schedules its own moves (the deferred wake, the next turn); default
+   * `asapScheduler`. Pass a `TestScheduler` to run an agent in virtual time in marble tests.
+   */
   readonly scheduler?: SchedulerLike
 }
