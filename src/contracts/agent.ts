@@ -80,7 +80,8 @@ export type Agent = {
    *
    * @example
    * agent.inject('The user switched to dark mode')
-   * agent.inject({ content: [{ type: 'text', text: 'CI is red' }], source: { kind: 'plugin', plugin: 'ci' } })
+   * const ci = { kind: 'plugin', plugin: 'ci' } as const
+   * agent.inject({ content: [{ type: 'text', text: 'CI is red' }], source: ci })
    */
   inject(input: SendInput): AgentMessageId
   /**
