@@ -21,7 +21,11 @@ cycle.self = cycle
 type BadCall = readonly [name: string, call: (a: Loose) => unknown, message: string]
 
 const badCalls: readonly BadCall[] = [
-  ['send: missing input', (a) => a.send(undefined, FOLLOWUP), 'send(): input: required'],
+  [
+    'send: missing input',
+    (a) => a.send(undefined, FOLLOWUP),
+    'send(): input: required: a string, or {content, source}',
+  ],
   [
     'send: a number',
     (a) => a.send(42, FOLLOWUP),
@@ -35,13 +39,17 @@ const badCalls: readonly BadCall[] = [
   [
     'followup: empty content',
     (a) => a.followup({ content: [], source: user }),
-    'followup(): input.content: must not be empty',
+    "followup(): input.content: must not be empty: a non-empty array of blocks such as [{type: 'text', text: 'hi'}]; to send plain text, pass the string itself instead of {content, source}",
   ],
-  ['followup: missing content', (a) => a.followup({ source: user }), 'followup(): input.content: required'],
+  [
+    'followup: missing content',
+    (a) => a.followup({ source: user }),
+    "followup(): input.content: required: a non-empty array of blocks such as [{type: 'text', text: 'hi'}]; to send plain text, pass the string itself instead of {content, source}",
+  ],
   [
     'followup: content is a string',
     (a) => a.followup({ content: 'hi', source: user }),
-    'followup(): input.content: expected array',
+    "followup(): input.content: expected a non-empty array of blocks such as [{type: 'text', text: 'hi'}], not a string; to send plain text, pass the string itself instead of {content, source}",
   ],
   [
     'followup: unknown block type',
@@ -56,7 +64,7 @@ const badCalls: readonly BadCall[] = [
   [
     'followup: missing source',
     (a) => a.followup({ content: text('x') }),
-    'followup(): input.source: required',
+    "followup(): input.source: required (for example {kind: 'user'})",
   ],
   [
     'followup: source without kind',
@@ -137,7 +145,11 @@ const badCalls: readonly BadCall[] = [
       }),
     'inject(): input.content[0].isError: expected boolean',
   ],
-  ['send options: missing', (a) => a.send('x', undefined), 'send(): options: required'],
+  [
+    'send options: missing',
+    (a) => a.send('x', undefined),
+    "send(): options: required: {target: 'next-turn' | 'next-step', wakeup: boolean}; or call followup(), steer() or inject()",
+  ],
   [
     'send options: unknown target',
     (a) => a.send('x', { target: 'now', wakeup: true }),
@@ -158,7 +170,11 @@ const badCalls: readonly BadCall[] = [
     (a) => a.send('x', { target: 'next-turn', wakeup: true, priority: 1 }),
     'send(): options.priority: unknown key',
   ],
-  ['cancel: missing cause', (a) => a.cancel(), 'cancel(): cause: required'],
+  [
+    'cancel: missing cause',
+    (a) => a.cancel(),
+    "cancel(): cause: required: {kind: 'user'} or {kind: 'parent'}",
+  ],
   ['cancel: unknown kind', (a) => a.cancel({ kind: 'nope' }), 'cancel(): cause.kind: unknown kind "nope"'],
   [
     'cancel: the internal disposed cause',
@@ -178,7 +194,7 @@ const badCalls: readonly BadCall[] = [
   [
     'cancel options: unknown key',
     (a) => a.cancel({ kind: 'parent' }, { keep: true }),
-    'cancel(): options.keep: unknown key',
+    'cancel(): options.keep: unknown key; the only option is keepInbox',
   ],
 ]
 

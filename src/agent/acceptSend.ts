@@ -1,7 +1,8 @@
+import { InvalidInputError } from '../contracts/errors.js'
 import type { SendInput, SendOptions } from '../contracts/messages.js'
 import { mintMessageId } from '../messages/mint.js'
 import { userTextMessage } from '../messages/userText.js'
-import { parseSendValue } from '../messages/validate.js'
+import { parseSendOptions, parseSendValue } from '../messages/validate.js'
 import type { AcceptedSend } from '../runtime/splitSends.js'
 
 /** The three presets of `send` (docs/contract.md, section 2). */
@@ -25,5 +26,23 @@ export const acceptSend = (input: SendInput, options: SendOptions, call: string)
     message: Object.freeze({ id, content: value.content, source: value.source }),
     options,
     text: undefined,
+  }
+}
+
+/**
+ * `send(input, options)`'s options, checked; when they are bad, the input is checked too, so
+ * one error lists what is wrong with both (`send(undefined)` names the missing input as well).
+ */
+export const checkSendOptions = (input: unknown, options: unknown): SendOptions => {
+  try {
+    return parseSendOptions(options, 'send()')
+  } catch (optionsError) {
+    try {
+      parseSendValue(input, 'send()')
+    } catch (inputError) {
+      if (inputError instanceof InvalidInputError && optionsError instanceof InvalidInputError)
+        throw new InvalidInputError('send()', [...inputError.issues, ...optionsError.issues])
+    }
+    throw optionsError
   }
 }

@@ -1,10 +1,34 @@
 import { asapScheduler, queueScheduler } from 'rxjs'
 import type { AgentOptions } from '../contracts/agentOptions.js'
 import { type InputIssue, InvalidInputError } from '../contracts/errors.js'
+import { didYouMean } from '../messages/hints.js'
 import { checkTools } from '../tools/toolSpecs.js'
 
 /** How long a store's `flush()` may take by default before it counts as failed. */
 export const DEFAULT_FLUSH_TIMEOUT_MS = 30_000
+
+const OPTION_KEYS: readonly string[] = [
+  'model',
+  'instructions',
+  'id',
+  'hooks',
+  'tools',
+  'maxParallelToolCalls',
+  'store',
+  'flushTimeoutMs',
+  'history',
+  'scheduler',
+]
+const HOOK_NAMES: readonly string[] = ['promptSubmit', 'step', 'turnStopping', 'requestError']
+
+const modelIssue = (model: unknown): string => {
+  const example =
+    typeof model === 'string' ? `openaiModel({ model: ${JSON.stringify(model)} })` : 'openaiModel({...})'
+  return (
+    `expected a model adapter, a function (request) => stream of model events, such as ${example} ` +
+    "from 'steerable/openai' or scriptedModel([...]) from 'steerable/testing'"
+  )
+}
 
 /** `createAgent` options, checked all at once: one `InvalidInputError` lists every problem. */
 export const checkOptions = (options: AgentOptions) => {
@@ -12,8 +36,13 @@ export const checkOptions = (options: AgentOptions) => {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidInputError('createAgent()', [{ path: ['options'], message: 'expected an object' }])
   }
+  for (const key of Object.keys(options))
+    if (!OPTION_KEYS.includes(key))
+      issues.push({ path: ['options', key], message: didYouMean(key, OPTION_KEYS) })
   if (typeof options.model !== 'function')
-    issues.push({ path: ['options', 'model'], message: 'expected a function' })
+    issues.push({ path: ['options', 'model'], message: modelIssue(options.model) })
+  if (options.id !== undefined && (typeof options.id !== 'string' || options.id === ''))
+    issues.push({ path: ['options', 'id'], message: 'expected a non-empty string' })
   if (options.instructions !== undefined && typeof options.instructions !== 'string') {
     issues.push({ path: ['options', 'instructions'], message: 'expected string' })
   }
@@ -26,6 +55,10 @@ export const checkOptions = (options: AgentOptions) => {
     })
   }
   for (const [name, hook] of Object.entries(options.hooks ?? {})) {
+    if (!HOOK_NAMES.includes(name)) {
+      issues.push({ path: ['options', 'hooks', name], message: didYouMean(name, HOOK_NAMES) })
+      continue
+    }
     const hooks: unknown[] = Array.isArray(hook) ? hook : [hook]
     if (!hooks.every((h) => typeof h === 'function')) {
       issues.push({

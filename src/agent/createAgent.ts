@@ -12,7 +12,7 @@ import type { Output } from '../machine/outputs.js'
 import { reduce } from '../machine/reduce.js'
 import { initialState, itemSource, itemWakes } from '../machine/state.js'
 import { mintSessionId } from '../messages/mint.js'
-import { parseCancelArgs, parseSendOptions } from '../messages/validate.js'
+import { parseCancelArgs } from '../messages/validate.js'
 import { createEffectRunner } from '../runtime/effectRunner.js'
 import { extendAgent } from '../runtime/extensions.js'
 import { idleTracker } from '../runtime/idleTracker.js'
@@ -30,7 +30,7 @@ import { isHumanPrompt } from '../session/isHumanPrompt.js'
 import { memoryStore } from '../session/memoryStore.js'
 import { Transcript } from '../session/transcript.js'
 import { toolSpecsOf } from '../tools/toolSpecs.js'
-import { acceptSend, FOLLOWUP, INJECT, STEER } from './acceptSend.js'
+import { acceptSend, checkSendOptions, FOLLOWUP, INJECT, STEER } from './acceptSend.js'
 import { checkOptions } from './checkOptions.js'
 
 /**
@@ -103,7 +103,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     },
     send: (input, sendOptions) => {
       ensureAccepting('send()')
-      return sendChecked(input, parseSendOptions(sendOptions, 'send()'), 'send()')
+      return sendChecked(input, checkSendOptions(input, sendOptions), 'send()')
     },
     followup: (input) => sendChecked(input, FOLLOWUP, 'followup()'),
     steer: (input) => sendChecked(input, STEER, 'steer()'),

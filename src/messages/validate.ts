@@ -13,6 +13,7 @@ import type {
   UserMessageData,
 } from '../contracts/messages.js'
 import { goalMessageIssue, goalStateTextIssue, isGoalStateText } from './goalMessageIssue.js'
+import { withHints } from './hints.js'
 import {
   cancelCauseSchema,
   cancelOptionsSchema,
@@ -101,7 +102,10 @@ const parseUserValue = (input: unknown, call: string, rootPath: Path): string | 
 
 const plainInput = (input: unknown, call: string, rootPath: Path): Record<string, unknown> => {
   if (isPlainObject(input)) return input
-  const message = input === undefined ? 'required' : 'expected a string or a plain object {content, source}'
+  const message =
+    input === undefined
+      ? 'required: a string, or {content, source}'
+      : 'expected a string or a plain object {content, source}'
   throw new InvalidInputError(call, [{ path: rootPath, message }])
 }
 
@@ -114,8 +118,14 @@ export const parseContextData = (
   const snapshot = jsonSnapshot({ content: input.content, source: input.source }, rootPath)
   if (!snapshot.ok) throw new InvalidInputError(call, snapshot.issues)
   const result = userMessageDataSchema.safeParse(snapshot.value)
-  if (!result.success)
-    throw new InvalidInputError(call, toInputIssues(result.error, rootPath, snapshot.value))
+  if (!result.success) {
+    const value = snapshot.value as Record<string, unknown>
+    const issues = toInputIssues(result.error, rootPath, value)
+    throw new InvalidInputError(
+      call,
+      withHints(issues, (at) => value[at.slice(at.indexOf('.') + 1)]),
+    )
+  }
   // The schemas neither strip nor transform, so the frozen snapshot is the validated value.
   const data = snapshot.value as UserMessageData
   // A goal message that would not decode would break every goal fold of the transcript (R33).
@@ -194,7 +204,13 @@ export const parseSendValue = (input: unknown, call = 'send()'): string | UserMe
 /** `SendOptions`: exactly `{target: 'next-turn' | 'next-step', wakeup: boolean}`. Returns a frozen copy. */
 export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions => {
   const result = guarded(call, ['options'], () => sendOptionsSchema.safeParse(options))
-  if (!result.success) throw new InvalidInputError(call, toInputIssues(result.error, ['options'], options))
+  if (!result.success) {
+    const issues = toInputIssues(result.error, ['options'], options)
+    throw new InvalidInputError(
+      call,
+      withHints(issues, (at) => (at === 'options' ? options : undefined)),
+    )
+  }
   return Object.freeze({ target: result.data.target, wakeup: result.data.wakeup })
 }
 
@@ -209,10 +225,17 @@ export const parseCancelArgs = (
 ): { readonly cause: AgentCancelCause; readonly options: CancelOptions } => {
   const causeResult = guarded('cancel()', ['cause'], () => cancelCauseSchema.safeParse(cause))
   const optionsResult = guarded('cancel()', ['options'], () => cancelOptionsSchema.safeParse(options))
-  const issues: InputIssue[] = [
-    ...(causeResult.success ? [] : toInputIssues(causeResult.error, ['cause'], cause)),
-    ...(optionsResult.success ? [] : toInputIssues(optionsResult.error, ['options'], options)),
-  ]
+  const issues: InputIssue[] = withHints(
+    causeResult.success ? [] : toInputIssues(causeResult.error, ['cause'], cause),
+    (at) => (at === 'cause' ? cause : undefined),
+  )
+  if (!optionsResult.success)
+    for (const issue of toInputIssues(optionsResult.error, ['options'], options))
+      issues.push(
+        issue.message === 'unknown key'
+          ? { path: issue.path, message: 'unknown key; the only option is keepInbox' }
+          : issue,
+      )
   if (!causeResult.success || !optionsResult.success) throw new InvalidInputError('cancel()', issues)
   const keepInbox = optionsResult.data?.keepInbox
   return Object.freeze({

@@ -14,9 +14,21 @@ const thrown = (f: () => unknown): InvalidInputError => {
 
 describe('parseSendOptions', () => {
   it.each([
-    ['undefined options', undefined, 'options: required'],
-    ['null options', null, 'options: expected object'],
-    ['a string', 'next-step', 'options: expected object'],
+    [
+      'undefined options',
+      undefined,
+      "options: required: {target: 'next-turn' | 'next-step', wakeup: boolean}; or call followup(), steer() or inject()",
+    ],
+    [
+      'null options',
+      null,
+      "options: expected {target: 'next-turn' | 'next-step', wakeup: boolean}; or call followup(), steer() or inject()",
+    ],
+    [
+      'a string',
+      'next-step',
+      "options: expected {target: 'next-turn' | 'next-step', wakeup: boolean}; or call followup(), steer() or inject() (not the string \"next-step\")",
+    ],
     [
       'missing target',
       { wakeup: true },
@@ -45,8 +57,13 @@ describe('parseSendOptions', () => {
 
 describe('parseCancelArgs', () => {
   it.each([
-    ['a missing cause', undefined, undefined, 'cause: required'],
-    ['a string cause', 'user', undefined, 'cause: expected object'],
+    ['a missing cause', undefined, undefined, "cause: required: {kind: 'user'} or {kind: 'parent'}"],
+    [
+      'a string cause',
+      'user',
+      undefined,
+      "cause: expected {kind: 'user'} or {kind: 'parent'} (not the string \"user\")",
+    ],
     [
       'the internal disposed cause',
       { kind: 'disposed' },
@@ -62,7 +79,12 @@ describe('parseCancelArgs', () => {
       { keepInbox: 'yes' },
       'options.keepInbox: expected boolean',
     ],
-    ['extra option keys', { kind: 'parent' }, { keep: true }, 'options.keep: unknown key'],
+    [
+      'extra option keys',
+      { kind: 'parent' },
+      { keep: true },
+      'options.keep: unknown key; the only option is keepInbox',
+    ],
     [
       'both bad at once',
       { kind: 'x' },

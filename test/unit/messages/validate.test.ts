@@ -37,14 +37,26 @@ const cyclicSource = () => {
 describe('parseSendInput', () => {
   // [name, input, first issue as formatted in the message]
   it.each([
-    ['undefined input', undefined, 'input: required'],
+    ['undefined input', undefined, 'input: required: a string, or {content, source}'],
     ['null input', null, 'input: expected a string or a plain object {content, source}'],
     ['a number', 42, 'input: expected a string or a plain object {content, source}'],
     ['an array', [text('x')], 'input: expected a string or a plain object {content, source}'],
     ['a class instance', new Prompt(), 'input: expected a string or a plain object {content, source}'],
-    ['missing content', { source: user }, 'input.content: required'],
-    ['empty content', msg([]), 'input.content: must not be empty'],
-    ['content not an array', msg(text('x')), 'input.content: expected array'],
+    [
+      'missing content',
+      { source: user },
+      "input.content: required: a non-empty array of blocks such as [{type: 'text', text: 'hi'}]; to send plain text, pass the string itself instead of {content, source}",
+    ],
+    [
+      'empty content',
+      msg([]),
+      "input.content: must not be empty: a non-empty array of blocks such as [{type: 'text', text: 'hi'}]; to send plain text, pass the string itself instead of {content, source}",
+    ],
+    [
+      'content not an array',
+      msg(text('x')),
+      "input.content: expected a non-empty array of blocks such as [{type: 'text', text: 'hi'}]",
+    ],
     ['a block that is not an object', msg(['hi']), 'input.content[0]: expected object'],
     ['a text block without text', msg([{ type: 'text' }]), 'input.content[0].text: required'],
     ['a non-string text', msg([{ type: 'text', text: 1 }]), 'input.content[0].text: expected string'],
@@ -114,8 +126,12 @@ describe('parseSendInput', () => {
       msg([new Prompt()]),
       'input.content[0]: Prompt instance is not plain JSON',
     ],
-    ['missing source', { content: [text('x')] }, 'input.source: required'],
-    ['a string source', msg([text('x')], 'user'), 'input.source: expected object'],
+    ['missing source', { content: [text('x')] }, "input.source: required (for example {kind: 'user'})"],
+    [
+      'a string source',
+      msg([text('x')], 'user'),
+      'input.source: expected an object such as {kind: \'user\'} (not the string "user")',
+    ],
     ['a source without kind', msg([text('x')], { plugin: 'p' }), 'input.source.kind: required'],
     ['a non-string kind', msg([text('x')], { kind: 7 }), 'input.source.kind: expected string'],
     ['an empty kind', msg([text('x')], { kind: '' }), 'input.source.kind: must not be empty'],
