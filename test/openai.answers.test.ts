@@ -136,3 +136,26 @@ describe('openaiModel: a 200 that is not an event stream says what came back', (
     )
   })
 })
+
+describe('openaiModel: an event that never ends', () => {
+  it('a data line longer than 16 Mi characters stops the stream with a ModelRequestError', async () => {
+    const server = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      const chunk = 'x'.repeat(1024 * 1024)
+      res.write('data: ')
+      let sent = 0
+      const more = (): void => {
+        // Stop writing once the client has gone: the stream was stopped.
+        while (sent < 40 && !res.destroyed) {
+          sent++
+          if (!res.write(chunk)) return void res.once('drain', more)
+        }
+        res.end()
+      }
+      more()
+    })
+    const error = await failure(server)
+    expect(error.message).toMatch(/one event of the answer is longer than 16777216 characters/)
+    expect(error.status).toBeUndefined()
+  })
+})

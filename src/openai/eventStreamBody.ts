@@ -1,5 +1,9 @@
 import { createParser } from 'eventsource-parser'
+import { ModelRequestError } from './ModelRequestError.js'
 import type { BodyStart } from './readBodyStart.js'
+
+/** The longest event (or unterminated line) read from a stream: 16 Mi characters. */
+export const MAX_EVENT_CHARS = 16 * 1024 * 1024
 
 /** How much of the start of a body is kept, to show what it was if it is no event stream. */
 const startChars = 1024
@@ -28,6 +32,7 @@ export const eventStreamBody = (): EventStreamBody => {
   const sign = () => {
     sawStream = true
   }
+  let overflow = false
   const parser = createParser({
     onEvent: (event) => {
       sawStream = true
@@ -35,7 +40,11 @@ export const eventStreamBody = (): EventStreamBody => {
     },
     onComment: sign,
     onRetry: sign,
-    onId: sign,
+    // A line or an event that never ends must not grow the process without bound.
+    maxBufferSize: MAX_EVENT_CHARS,
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') overflow = true
+    },
   })
   return {
     feed: (chunk) => {
@@ -43,7 +52,12 @@ export const eventStreamBody = (): EventStreamBody => {
       const text = chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode()
       if (start.length < startChars) start += text.slice(0, startChars - start.length)
       batch = []
-      parser.feed(text)
+      if (!overflow) parser.feed(text)
+      if (overflow)
+        throw new ModelRequestError(
+          `openaiModel: one event of the answer is longer than ${MAX_EVENT_CHARS} characters; ` +
+            'the stream was stopped (retrying may help if the server sent a broken stream)',
+        )
       return batch
     },
     notAStream: () =>

@@ -75,7 +75,13 @@ export const postEventStream = (init: PostInit): Observable<StreamPart> =>
         reader.read(),
         (result) => {
           if (subscriber.closed) return
-          const data = body.feed(result.done ? undefined : result.value)
+          let data: readonly string[]
+          try {
+            data = body.feed(result.done ? undefined : result.value)
+          } catch (error) {
+            reader.cancel().catch(() => {})
+            return subscriber.error(error)
+          }
           if (data.length > 0 || !result.done) subscriber.next({ type: 'events', data })
           if (!result.done) return subscriber.closed ? undefined : read(response, reader)
           const start = body.notAStream()
