@@ -1,7 +1,7 @@
 import type { ObservableInput } from 'rxjs'
-import type { z } from 'zod'
 import type { Agent } from './agent.js'
 import type { ContentBlock, SendInput } from './messages.js'
+import type { StandardSchemaV1 } from './standardSchema.js'
 
 /** What a tool's `execute` may hand back as its result. */
 export type ToolResult = { readonly content: readonly ContentBlock[] | string; readonly isError?: boolean }
@@ -22,15 +22,17 @@ export type ToolContext<A = Agent> = {
 }
 
 /**
- * A tool the model may call. `parameters` is a zod schema: the model sees it as JSON Schema, and
- * the raw JSON arguments are parsed and validated with it before `execute` runs (R21b).
- * `execute` returns a value, a `ToolResult`, or a Promise/Observable of one.
+ * A tool the model may call. `parameters` is any Standard Schema (a zod, valibot or ArkType
+ * schema, of any release) whose output is `Args`: the model sees it as JSON Schema, and the raw
+ * JSON arguments are validated with it before `execute` runs (R21b). `execute` returns a value,
+ * a `ToolResult`, or a Promise/Observable of one. `defineTool` infers `Args` from the schema.
  */
-export type ToolDefinition<A = Agent, S extends z.ZodType = z.ZodType> = {
+// biome-ignore lint/suspicious/noExplicitAny: a list of tools holds tools of every argument type
+export type ToolDefinition<A = Agent, Args = any> = {
   readonly name: string
   readonly description: string
-  readonly parameters: S
-  readonly execute: (args: z.infer<S>, ctx: ToolContext<A>) => unknown | ObservableInput<unknown>
+  readonly parameters: StandardSchemaV1<unknown, Args>
+  readonly execute: (args: Args, ctx: ToolContext<A>) => unknown | ObservableInput<unknown>
   /** Safe to run beside other parallel tools of the same step (default false). */
   readonly parallel?: boolean
 }

@@ -15,8 +15,8 @@ import {
 import type { MessageSource, SendInput, ToolCallBlock, ToolResultBlock } from '../contracts/messages.js'
 import type { ToolContext, ToolDefinition } from '../contracts/tools.js'
 import type { Signal } from '../machine/inputs.js'
-import { errorText } from '../messages/errorText.js'
 import { parseContextInput } from '../messages/validate.js'
+import { type Checked, checkArguments } from '../tools/checkArguments.js'
 import { errorResult, thrownResult, toResultBlock } from '../tools/toolResult.js'
 import { callHook } from './callHook.js'
 import type { ToolBatch, ToolBatchRunner } from './toolBatch.js'
@@ -38,36 +38,6 @@ const groupCalls = (items: readonly Item[]): Item[][] => {
     else groups.push([item])
   }
   return groups
-}
-
-type Parsed =
-  | { readonly ok: true; readonly args: unknown }
-  | { readonly ok: false; readonly result: ToolResultBlock }
-
-/** R21b: arguments must be JSON and match the tool's zod schema; the model is told what was wrong. */
-const parseArguments = (call: ToolCallBlock, tool: NonNullable<Item['tool']>): Parsed => {
-  let raw: unknown
-  try {
-    raw = JSON.parse(call.arguments)
-  } catch (error) {
-    const text = `Arguments are not valid JSON: ${errorText(error)}`
-    return { ok: false, result: errorResult(call.id, 'INVALID_ARGUMENTS', text) }
-  }
-  let parsed: ReturnType<NonNullable<Item['tool']>['parameters']['safeParse']>
-  try {
-    parsed = tool.parameters.safeParse(raw)
-  } catch (error) {
-    // A refinement or transform of the tool's own schema threw (`new URL('x')`, say): the
-    // arguments could not be checked, which the model can still fix.
-    const text = `Checking the arguments of "${tool.name}" failed: ${errorText(error)}`
-    return { ok: false, result: errorResult(call.id, 'INVALID_ARGUMENTS', text) }
-  }
-  if (parsed.success) return { ok: true, args: parsed.data }
-  const issues = parsed.error.issues.map(
-    (i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${errorText(i.message)}`,
-  )
-  const text = `Arguments do not match the parameters of "${tool.name}": ${issues.join('; ')}`
-  return { ok: false, result: errorResult(call.id, 'INVALID_ARGUMENTS', text) }
 }
 
 export type ToolRunnerOptions<A> = {
@@ -113,8 +83,24 @@ const runCall = <A>(batch: ToolBatch<A>, item: Item, post: (signal: Signal) => v
       const text = `Unknown tool "${call.name}": this agent has no tool of that name.`
       return of(started, outcome(errorResult(call.id, 'UNKNOWN_TOOL', text)))
     }
-    const parsed = parseArguments(call, tool)
-    if (!parsed.ok) return of(started, outcome(parsed.result))
+    const checked = checkArguments(call, tool)
+    const run = (c: Checked): Observable<Signal> =>
+      c.ok ? execute(batch, call, tool as ToolDefinition<A>, c.args, outcome, post) : of(outcome(c.result))
+    if (!isObservableLike(checked)) return concat(of(started), run(checked))
+    return concat(of(started), from(checked).pipe(concatMap(run)))
+  })
+
+/** Runs `execute` with its context; its first value (or none) is the outcome (R21b, R25). */
+const execute = <A>(
+  batch: ToolBatch<A>,
+  call: ToolCallBlock,
+  tool: ToolDefinition<A>,
+  args: unknown,
+  outcome: (result: ToolResultBlock, concluded?: boolean) => Signal,
+  post: (signal: Signal) => void,
+): Observable<Signal> =>
+  defer(() => {
+    const { step } = batch
     let concluded = false
     const toolSource: MessageSource = { kind: 'tool', tool: tool.name }
     const ctx: ToolContext<A> = {
@@ -128,7 +114,7 @@ const runCall = <A>(batch: ToolBatch<A>, item: Item, post: (signal: Signal) => v
         concluded = true
       },
     }
-    const run = callHook<unknown>(() => (tool as ToolDefinition<A>).execute(parsed.args, ctx)).pipe(
+    return callHook<unknown>(() => tool.execute(args, ctx)).pipe(
       take(1),
       defaultIfEmpty(undefined),
       map((value) => outcome(toResultBlock(call.id, value), concluded)),
@@ -137,5 +123,7 @@ const runCall = <A>(batch: ToolBatch<A>, item: Item, post: (signal: Signal) => v
         batch.signal.aborted ? EMPTY : of(outcome(thrownResult(call.id, error), concluded)),
       ),
     )
-    return concat(of(started), run)
   })
+
+const isObservableLike = (value: unknown): value is PromiseLike<Checked> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function'

@@ -159,7 +159,7 @@ export const buildTools = (env: Env): ToolDefinition<Agent>[] => {
   let contexts = 0
   const tool = (
     name: string,
-    execute: ToolDefinition<Agent, typeof parameters>['execute'],
+    execute: ToolDefinition<Agent, Args>['execute'],
     parallel = false,
   ): ToolDefinition<Agent> =>
     ({
