@@ -34,24 +34,36 @@ describe('ModelRequest: {agentId, turn, step, system?, messages, tools, signal} 
     ])
   })
 
-  it('a spread copies the plain fields only; a wrapper passes messages and signal on', async () => {
-    // messages and signal are getters on the request's prototype (made on first read).
-    const spreads: string[][] = []
+  it('a wrapper that spreads the request keeps messages and signal (the README example as written)', async () => {
+    const seen: unknown[] = []
     const inner: ModelAdapter = (request) => {
-      expect(request.messages.map((m) => m.role)).toEqual(['user'])
-      expect(request.signal).toBeInstanceOf(AbortSignal)
+      seen.push({
+        roles: request.messages.map((m) => m.role),
+        signal: request.signal,
+        system: request.system,
+      })
       return ANSWER
     }
-    // The README's pattern for a wrapping adapter.
-    const wrapped: ModelAdapter = (request: ModelRequest) => {
-      spreads.push(Object.keys({ ...request }).sort())
-      return inner({ ...request, messages: request.messages, signal: request.signal, system: 'wrapped' })
-    }
-    const agent = createAgent({ model: wrapped })
+    const withSystem: ModelAdapter = (req) => inner({ ...req, system: 'x' })
+    const agent = createAgent({ model: withSystem })
     agent.followup('hi')
     await agent.whenIdle()
-    expect(spreads).toEqual([['agentId', 'step', 'tools', 'turn']])
+    expect(seen).toEqual([{ roles: ['user'], signal: expect.any(AbortSignal), system: 'x' }])
     expect(agent.session.messages().map((m) => m.role)).toEqual(['user', 'assistant'])
+  })
+
+  it('the request is a plain object whose own keys are the contract: a spread copies them all', async () => {
+    const keys: string[][] = []
+    const agent = createAgent({
+      model: (request) => {
+        keys.push(Object.keys({ ...request }).sort())
+        expect(Object.getPrototypeOf(request)).toBe(Object.prototype)
+        return ANSWER
+      },
+    })
+    agent.followup('hi')
+    await agent.whenIdle()
+    expect(keys).toEqual([['agentId', 'messages', 'signal', 'step', 'tools', 'turn']])
   })
 
   it('JSON.stringify(request) shows the whole request, messages included (for logging)', async () => {
@@ -73,6 +85,7 @@ describe('ModelRequest: {agentId, turn, step, system?, messages, tools, signal} 
         system: 'be brief',
         messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
         tools: [],
+        signal: {},
       },
     ])
   })

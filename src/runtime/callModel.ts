@@ -70,54 +70,52 @@ const signalsOf = (events: readonly unknown[], activity: number, step: number): 
   return signals
 }
 
-/**
- * The request of one model call. `messages` is taken at this position but copied only if the
- * adapter reads it (a copy per step of the whole history is O(n) per step, O(n²) over a
- * session); `signal` is made only if read.
- *
- * A class, with both getters on its prototype: an object literal with getters costs about 1 µs
- * to make in V8 (new closures and a map of its own each time), a class instance about 20 ns
- * per model call. The price: `{...request}` copies the plain fields only; the README says how
- * to wrap an adapter.
- */
-class LazyModelRequest implements ModelRequest {
-  readonly agentId: string
-  readonly turn: number
-  readonly step: number
-  readonly tools: readonly ToolSpec[]
-  declare readonly system?: string
-  readonly #transcript: Transcript
-  readonly #count: number
-  readonly #call: ModelCall
-  #messages: readonly Message[] | undefined
-
-  constructor(deps: ModelCallDeps, call: ModelCall) {
-    this.agentId = deps.agentId
-    this.turn = call.turn
-    this.step = call.step
-    this.tools = deps.toolSpecs
-    if (deps.system !== undefined) (this as { system?: string }).system = deps.system
-    this.#transcript = deps.transcript
-    this.#count = deps.transcript.messageCount
-    this.#call = call
-  }
-
-  get messages(): readonly Message[] {
-    this.#messages ??= this.#transcript.messagesAt(this.#count)
-    return this.#messages
-  }
-
-  get signal(): AbortSignal {
-    return this.#call.signal()
-  }
-
-  /** `JSON.stringify(request)` shows the whole request, `messages` included (not the signal). */
-  toJSON(): Omit<ModelRequest, 'signal'> {
-    const { agentId, turn, step, system, messages, tools } = this
-    return system === undefined
-      ? { agentId, turn, step, messages, tools }
-      : { agentId, turn, step, system, messages, tools }
-  }
+/** What a request's getters read: kept under a symbol, so the getters are shared, not closures. */
+const STATE = Symbol('steerable.modelRequest')
+type RequestState = {
+  readonly transcript: Transcript
+  readonly count: number
+  messages: readonly Message[] | undefined
+  readonly call: ModelCall
 }
+type WithState = { readonly [STATE]: RequestState }
 
-const modelRequest = (deps: ModelCallDeps, call: ModelCall): ModelRequest => new LazyModelRequest(deps, call)
+function readMessages(this: WithState): readonly Message[] {
+  const state = this[STATE]
+  state.messages ??= state.transcript.messagesAt(state.count)
+  return state.messages
+}
+function readSignal(this: WithState): AbortSignal {
+  return this[STATE].call.signal()
+}
+const MESSAGES: PropertyDescriptor = { get: readMessages, enumerable: true, configurable: true }
+const SIGNAL: PropertyDescriptor = { get: readSignal, enumerable: true, configurable: true }
+
+/**
+ * The request of one model call: a plain object, so an adapter that wraps another can spread it
+ * (`inner({...request, system})`). `messages` and `signal` are its own enumerable getters: the
+ * messages are taken at this position but copied only when read (a copy per step of the whole
+ * history would be O(n) per step, O(n²) over a session), and the signal is made only when read.
+ * A spread reads both, which is what a wrapper wants.
+ *
+ * The getters are two shared functions defined on each request (about 0.4 µs); an object
+ * literal with getters makes two closures and a map of its own each time (about 1 µs).
+ */
+const modelRequest = (deps: ModelCallDeps, call: ModelCall): ModelRequest => {
+  const { transcript } = deps
+  const state: RequestState = { transcript, count: transcript.messageCount, messages: undefined, call }
+  const request =
+    deps.system === undefined
+      ? { agentId: deps.agentId, turn: call.turn, step: call.step, tools: deps.toolSpecs, [STATE]: state }
+      : {
+          agentId: deps.agentId,
+          turn: call.turn,
+          step: call.step,
+          system: deps.system,
+          tools: deps.toolSpecs,
+          [STATE]: state,
+        }
+  Object.defineProperty(request, 'messages', MESSAGES)
+  Object.defineProperty(request, 'signal', SIGNAL)
+  return request as unknown as ModelRequest
+}
