@@ -84,6 +84,48 @@ describe('steerable without a terminal', () => {
     expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1))
   }, 60_000)
 
+  it('R4: piped text behaves as typed text: the second line steers the turn the first one started', () => {
+    const file = join(root, 'piped-steer.jsonl')
+    // The default pace: the first turn is still running when the second line is read.
+    const result = run('hello\nbe brief\n', ['--session', file], {})
+    expect(result.status).toBe(0)
+    const log = readLog(file)
+    expect(log.filter((e) => e.type === 'turn/start')).toHaveLength(1)
+    expect(log.filter((e) => e.type === 'steering/message').map((e) => e.data.turn)).toEqual([1])
+    expect(result.stdout).toContain('you (steer) › be brief')
+  }, 60_000)
+
+  it('blank lines are skipped, not sent as empty prompts (and blank input still runs the demo)', () => {
+    const file = join(root, 'blank.jsonl')
+    expect(run('\n   \nhello\n\n', ['--session', file]).status).toBe(0)
+    const prompts = readLog(file).filter((e) => e.type === 'user/message')
+    expect(prompts.map((e) => (e.data.content as { text: string }[])[0]?.text)).toEqual(['hello'])
+    expect(run('\n\n').stdout).toContain('▶ followup("What is the weather in Paris?")')
+  }, 60_000)
+
+  it('R25: /cancel says what it dropped', () => {
+    const result = run('first\n/queue second\n/queue third\n/cancel\n', [], {})
+    expect(result.status).toBe(0)
+    expect(result.stdout).toContain('dropped 2 waiting: "second" · "third"')
+  }, 60_000)
+
+  it('a run in which a turn ended with an error exits 1', () => {
+    // A model endpoint that refuses connections: the request fails, the turn ends with an error.
+    const result = run('hello\n', ['--base-url', 'http://127.0.0.1:9/v1', '--model', 'm'])
+    expect(result.stdout).toMatch(/turn 1 error|error \(turn 1, step 1\)/)
+    expect(result.stderr).toContain('a turn ended with an error')
+    expect(result.status).toBe(1)
+  }, 60_000)
+
+  it("--demo-speed sets the demo model's pace; a bad value exits 2", () => {
+    const started = Date.now()
+    expect(run('hello\n', ['--demo-speed', '50'], {}).status).toBe(0)
+    expect(Date.now() - started).toBeLessThan(20_000)
+    const bad = run('', ['--demo-speed', '0'])
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toContain('--demo-speed: expected a number > 0')
+  }, 60_000)
+
   it('--help prints the usage; an unknown flag exits 2 with the usage', () => {
     expect(run('', ['--help']).stdout).toContain('Usage: steerable [options]')
     const bad = run('', ['--frobnicate'])
@@ -109,6 +151,37 @@ const drive = (steps: readonly object[], args: readonly string[], env: Record<st
 }
 
 describe.runIf(python)('steerable in a terminal', () => {
+  it('R25: Esc drops the queued prompts, says so, and puts their text back in the input line', () => {
+    const file = join(root, 'esc.jsonl')
+    const { status, output, error } = drive(
+      [
+        { wait: 'steerable —' },
+        { send: 'first\r' },
+        { wait: 'Let me check' },
+        { send: 'come back\t' },
+        { wait: 'queued 1' },
+        { send: '\x1b' },
+        { wait: 'dropped 1 waiting: "come back" (back in the input line)' },
+        { wait: '› come back' },
+        { send: '\r' },
+        { wait: 'you › come back' },
+        { wait: 'idle' },
+        { send: '\x04' },
+        { wait: 'bye' },
+      ],
+      ['--session', file],
+      { STEERABLE_DEMO_WORD_MS: '40', STEERABLE_DEMO_TOOL_MS: '1500' },
+    )
+    expect(error).toBe('')
+    expect(status).toBe(0)
+    expect(output).toContain('(turn 1 aborted)')
+    const prompts = readLog(file).filter((e) => e.type === 'user/message')
+    expect(prompts.map((e) => (e.data.content as { text: string }[])[0]?.text)).toEqual([
+      'first',
+      'come back',
+    ])
+  }, 90_000)
+
   const slow = { STEERABLE_DEMO_WORD_MS: '40', STEERABLE_DEMO_TOOL_MS: '1500' }
 
   it('R4, R16, R20: Enter while a turn streams steers it; the steer lands in the same turn, before its next step', () => {

@@ -6,6 +6,8 @@ export type CliOptions = {
   readonly apiKey?: string
   readonly session?: string
   readonly events: boolean
+  /** The demo model's pace: 1 is the default, 0.5 half as fast, 4 four times as fast. */
+  readonly demoSpeed: number
   readonly help: boolean
 }
 
@@ -20,11 +22,14 @@ Options:
   --api-key KEY      the API key (or OPENAI_API_KEY)
   --session FILE     persist to a JSON Lines file and resume it on the next start
   --events           also print the live lifecycle events
+  --demo-speed N     the demo model's pace (default 1; 0.5 gives you twice the time to steer)
   -h, --help         show this help
 
 While a turn runs: Enter steers it; Tab (or /queue text) queues a followup; /inject text adds
 context; Esc or /cancel cancels (/cancel keep keeps the inbox); /quit or Ctrl-D quits.
-Without a terminal each input line is a followup (lines starting with / are the same commands).`
+Without a terminal each input line is taken like typed text: plain text steers a running turn
+and is a followup while idle; lines starting with / are the same commands; blank lines are
+skipped. The exit code is 1 when a turn ended with an error.`
 
 /** Parses the command line; environment variables fill in the endpoint and key. */
 export const parseCliArgs = (argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions => {
@@ -36,10 +41,16 @@ export const parseCliArgs = (argv: readonly string[], env: NodeJS.ProcessEnv): C
       'api-key': { type: 'string' },
       session: { type: 'string' },
       events: { type: 'boolean', default: false },
+      'demo-speed': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   })
+  const demoSpeed = values['demo-speed'] === undefined ? 1 : Number(values['demo-speed'])
+  if (!(demoSpeed > 0 && Number.isFinite(demoSpeed)))
+    throw new TypeError(
+      `--demo-speed: expected a number > 0 (1 is the default pace), got ${values['demo-speed']}`,
+    )
   const baseURL = values['base-url'] ?? env.OPENAI_BASE_URL
   const apiKey = values['api-key'] ?? env.OPENAI_API_KEY
   return {
@@ -48,6 +59,7 @@ export const parseCliArgs = (argv: readonly string[], env: NodeJS.ProcessEnv): C
     ...(apiKey ? { apiKey } : {}),
     ...(values.session ? { session: values.session } : {}),
     events: values.events ?? false,
+    demoSpeed,
     help: values.help ?? false,
   }
 }

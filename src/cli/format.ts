@@ -1,5 +1,5 @@
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
-import type { ContentBlock } from '../contracts/messages.js'
+import type { AgentMessage, ContentBlock } from '../contracts/messages.js'
 import { isHumanPrompt } from '../index.js'
 import { errorText } from '../messages/errorText.js'
 import { label } from '../testing.js'
@@ -57,3 +57,7 @@ export const formatLive = (event: AgentEvent, style: Style, all: boolean): strin
   if (!all || event.type === 'agent/stream/delta') return undefined
   return style.dim(`· ${label(event)}`)
 }
+
+/** What a `discard` dropped, as a line: `dropped 2 waiting: "first" · "second"`. */
+export const droppedLine = (messages: readonly AgentMessage[]): string =>
+  `dropped ${messages.length} waiting: ${messages.map((m) => JSON.stringify(textOf(m.content))).join(' · ')}`

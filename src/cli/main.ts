@@ -41,9 +41,10 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     process.stdout.write(`${USAGE}\n`)
     return 0
   }
+  // --demo-speed 0.5 gives a person twice the time to type a steer; the tests go faster.
   const timings = {
-    wordMs: numberFrom(env.STEERABLE_DEMO_WORD_MS, 70),
-    toolMs: numberFrom(env.STEERABLE_DEMO_TOOL_MS, 900),
+    wordMs: numberFrom(env.STEERABLE_DEMO_WORD_MS, 70) / options.demoSpeed,
+    toolMs: numberFrom(env.STEERABLE_DEMO_TOOL_MS, 900) / options.demoSpeed,
   }
   const { model, tools } = chooseModel(options, timings)
   const store = options.session ? fileStore(options.session) : undefined
@@ -65,9 +66,11 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     await runTty(agent, io)
     return 0
   }
-  const lines = await runLines(agent, io)
+  const { lines, failed } = await runLines(agent, io)
   await agent.dispose()
   // `npm start` with no terminal and no input (CI, a pipe from /dev/null): the scripted demo.
   if (lines === 0 && !options.session) await runScriptedDemo()
-  return 0
+  // A script that pipes prompts in learns that a turn failed (a model error, a failing hook).
+  if (failed) process.stderr.write('steerable: a turn ended with an error (see above)\n')
+  return failed ? 1 : 0
 }

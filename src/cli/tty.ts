@@ -1,7 +1,7 @@
 import { emitKeypressEvents } from 'node:readline'
 import type { Agent } from '../contracts/agent.js'
 import { parseCommand, runCommand } from './commands.js'
-import { COLORS, formatDurable, formatLive } from './format.js'
+import { COLORS, droppedLine, formatDurable, formatLive, textOf } from './format.js'
 import { InboxCounts } from './inboxCounts.js'
 import { LiveRegion } from './liveRegion.js'
 
@@ -26,6 +26,7 @@ export const runTty = (
     let thinking = false
     let frame = 0
     let notice = ''
+    let quitting = false
 
     const render = () => {
       const { queued, staged } = counts.counts
@@ -56,6 +57,12 @@ export const runTty = (
     })
     agent.events$.subscribe((event) => {
       counts.apply(event)
+      // A cancel dropped what was waiting: say what, and put its text back in the input line
+      // so it can be sent again.
+      if (event.type === 'agent/inbox/discard' && !quitting) {
+        notice = `${droppedLine(event.messages)} (back in the input line)`
+        buffer = [...event.messages.map((m) => textOf(m.content)), buffer].filter(Boolean).join(' ')
+      }
       if (event.type === 'agent/stream/delta' && event.kind === 'text') {
         partial += event.text
         thinking = false
@@ -70,6 +77,7 @@ export const runTty = (
     }, 100)
 
     const quit = () => {
+      quitting = true
       clearInterval(spinner)
       io.input.off('keypress', onKey)
       if (io.input.isTTY) io.input.setRawMode(false)
