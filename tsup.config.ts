@@ -5,7 +5,10 @@ export default defineConfig([
     entry: { index: 'src/index.ts', testing: 'src/testing.ts', openai: 'src/openai.ts' },
     format: ['esm', 'cjs'],
     dts: true,
-    sourcemap: true,
+    // No source maps in the package: the output is plain, unminified ESM and CommonJS that a
+    // stack trace can be read in as it is; maps with their embedded sources were 62% of the
+    // tarball and point at src/, which is not shipped.
+    sourcemap: false,
     target: 'node20',
     // eventsource-parser is ESM-only and tiny: bundled, so the CJS build needs no require(esm).
     noExternal: ['eventsource-parser'],
@@ -14,7 +17,7 @@ export default defineConfig([
     // The `steerable` command: ESM only, no types, with a shebang.
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
-    sourcemap: true,
+    sourcemap: false,
     target: 'node20',
     noExternal: ['eventsource-parser'],
     banner: { js: '#!/usr/bin/env node' },

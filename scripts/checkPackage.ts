@@ -1,0 +1,57 @@
+/**
+ * Part of `npm test`, after the build: the tarball `npm pack` would publish holds what users need
+ * and nothing else, and the engines the package promises match what it ships.
+ *
+ * - the LICENSE that package.json names is in it; no source maps (see tsup.config.ts);
+ * - it stays small (under 400 kB packed);
+ * - every dependency bundled into dist/ and every runtime dependency runs on the Node versions
+ *   of our own `engines` (their `engines.node` allows our lowest version).
+ */
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+const root = join(import.meta.dirname, '..')
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  license: string
+  engines: { node: string }
+  dependencies?: Record<string, string>
+}
+const problems: string[] = []
+
+const [pack] = JSON.parse(
+  execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }),
+) as [{ size: number; files: { path: string }[] }]
+const files = pack.files.map((f) => f.path)
+if (!files.includes('LICENSE')) problems.push(`package.json says ${pkg.license}, but LICENSE is not packed`)
+const maps = files.filter((f) => f.endsWith('.map'))
+if (maps.length > 0) problems.push(`source maps are packed: ${maps.join(', ')}`)
+if (pack.size > 400_000) problems.push(`the tarball is ${pack.size} bytes packed (over 400 kB)`)
+
+/** The lowest Node version a range like ">=20.19" allows. */
+const lowest = (range: string): number[] => {
+  const match = /(\d+)\.?(\d+)?\.?(\d+)?/.exec(range)
+  return match ? [1, 2, 3].map((i) => Number(match[i] ?? 0)) : [0, 0, 0]
+}
+const atLeast = (a: number[], b: number[]): boolean => {
+  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0)
+  return true
+}
+const ours = lowest(pkg.engines.node)
+// Bundled into dist/ (tsup's noExternal), so its engines are ours too.
+const shipped = ['eventsource-parser', ...Object.keys(pkg.dependencies ?? {})]
+for (const name of shipped) {
+  const dep = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as {
+    version: string
+    engines?: { node?: string }
+  }
+  const needs = dep.engines?.node
+  if (needs && !atLeast(ours, lowest(needs)))
+    problems.push(`${name} ${dep.version} wants Node ${needs}; the package promises ${pkg.engines.node}`)
+}
+
+if (problems.length > 0) {
+  console.error(`package check failed:\n- ${problems.join('\n- ')}`)
+  process.exit(1)
+}
+console.log(`package check: ${files.length} files, ${pack.size} bytes packed, engines consistent`)
