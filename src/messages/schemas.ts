@@ -41,17 +41,22 @@ const toolResultBlockSchema = z.strictObject({
   get content(): z.ZodArray<z.ZodType<ContentBlock>> {
     return z.array(contentBlockSchema)
   },
-  isError: z.boolean().exactOptional(),
-  code: z.enum(toolResultCodes).exactOptional(),
+  isError: z.boolean().optional(),
+  code: z.enum(toolResultCodes).optional(),
 })
 
-/** One content block; unknown block types and unknown keys are refused. */
-export const contentBlockSchema: z.ZodType<ContentBlock> = z.discriminatedUnion('type', [
+/**
+ * One content block; unknown block types and unknown keys are refused. (`.optional()` types a
+ * key as possibly `undefined`; what is checked is a JSON snapshot, which never holds one, so the
+ * output is exactly a `ContentBlock`. `.exactOptional()` would say so, but zod 4.0 and 4.1 lack it,
+ * and zod is a peer from 4.0.)
+ */
+export const contentBlockSchema = z.discriminatedUnion('type', [
   textBlockSchema,
   reasoningBlockSchema,
   toolCallBlockSchema,
   toolResultBlockSchema,
-])
+]) as unknown as z.ZodType<ContentBlock>
 
 /** Plain JSON (checked by `jsonSnapshot`: `z.json()` is ~50x slower and accepts class instances). */
 export const jsonValueSchema = z.custom<JsonValue>((value) => jsonSnapshot(value, 'value').ok, {
@@ -67,7 +72,7 @@ const goalSourceSchema = z
     goalId: z.string().min(1),
     revision: z.int().min(0),
     round: z.int().min(0),
-    change: jsonValueSchema.exactOptional(),
+    change: jsonValueSchema.optional(),
   })
   .catchall(extraJson)
 const customSourceSchema = z.object({ kind: z.string().min(1) }).catchall(extraJson)

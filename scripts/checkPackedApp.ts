@@ -1,0 +1,76 @@
+/**
+ * Part of `npm test`, after the build: what a new user does with the package. It packs the
+ * tarball, installs it into a fresh app beside that app's own zod 4 release (4.0.17, the oldest line the peer range allows, not the one
+ * steerable is developed with) and the other peer, rxjs, then type-checks the README's tool
+ * example (the ```ts block under "## Tools") against the installed types and runs it.
+ *
+ * It needs the npm registry (the app installs zod, rxjs and typescript). STEERABLE_SKIP_PACKED_APP=1
+ * skips it, for a machine without one.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+if (process.env.STEERABLE_SKIP_PACKED_APP === '1') {
+  console.log('packed app: skipped (STEERABLE_SKIP_PACKED_APP=1)')
+  process.exit(0)
+}
+const root = join(import.meta.dirname, '..')
+const APP_ZOD = '4.0.17'
+
+const readme = readFileSync(join(root, 'README.md'), 'utf8')
+const tools = readme.slice(readme.indexOf('\n## Tools'))
+const example = /```ts\n([\s\S]*?)```/.exec(tools)?.[1]
+if (!example) throw new Error('README.md: no ```ts block under "## Tools"')
+
+const app = mkdtempSync(join(tmpdir(), 'steerable-app-'))
+const sh = (command: string, args: string[], cwd = app) =>
+  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+try {
+  const packed = JSON.parse(
+    sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', app], root),
+  ) as [{ filename: string }]
+  const tarball = join(app, packed[0].filename)
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }))
+  sh('npm', [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    tarball,
+    `zod@${APP_ZOD}`,
+    'rxjs@^7.8',
+    'typescript@5.9.3',
+    '@types/node@20',
+  ])
+  writeFileSync(join(app, 'tool.ts'), example)
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        outDir: 'out',
+        types: ['node'],
+        skipLibCheck: false,
+      },
+      files: ['tool.ts'],
+    }),
+  )
+  try {
+    sh(join(app, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'])
+  } catch (error) {
+    throw new Error(
+      `the README's tool example does not type-check in a fresh app with zod ${APP_ZOD}:\n${(error as { stdout?: string }).stdout ?? error}`,
+    )
+  }
+  const output = sh(process.execPath, [join(app, 'out', 'tool.js')])
+  if (!output.includes('user → assistant → tool → user → assistant'))
+    throw new Error(`the README's tool example printed something else:\n${output}`)
+  console.log(`packed app: the README's tool example type-checks and runs with the app's zod ${APP_ZOD}`)
+} finally {
+  rmSync(app, { recursive: true, force: true })
+}
