@@ -69,7 +69,26 @@ export type AgentMessage = UserMessageData & { readonly id: AgentMessageId }
 export type SendInput = UserMessageData | string
 
 export type SendTarget = 'next-turn' | 'next-step'
-export type SendOptions = { readonly target: SendTarget; readonly wakeup: boolean }
+/**
+ * What a send does when the agent is busy (an admission or turn is active, a wake is scheduled,
+ * or a waking item is queued): `'accept'` queues as usual, `'reject'` throws `AgentBusyError`,
+ * `'interrupt'` puts it at the head of the queue and cancels the running turn (keeping the inbox).
+ */
+export type IfBusy = 'accept' | 'reject' | 'interrupt'
+
+export type SendOptions = {
+  readonly target: SendTarget
+  readonly wakeup: boolean
+  /** Default `'accept'`. */
+  readonly ifBusy?: IfBusy
+  /** `next-step` only: land in turn `turn` or not at all (`TurnMismatchError`, or `expired`). */
+  readonly turn?: number
+}
+
+/** The options of `followup` and `inject`. */
+export type PresetOptions = { readonly ifBusy?: IfBusy }
+/** The options of `steer`: also the turn it must land in. */
+export type SteerOptions = { readonly ifBusy?: IfBusy; readonly turn?: number }
 export type InboxPlacement = 'queued' | 'steering'
 
 export type AgentCancelCause = { readonly kind: 'user' } | { readonly kind: 'parent' }

@@ -1,5 +1,6 @@
 import type { ObservableInput } from 'rxjs'
 import type { SessionEvent } from './events.js'
+import type { InboxJournal } from './inbox.js'
 
 /**
  * Where durable events live (R35). `append` is buffered and synchronous; `flush` makes what was
@@ -12,4 +13,9 @@ export type SessionStore = {
   append(events: readonly SessionEvent[]): void
   flush(): ObservableInput<void>
   close?(): void
+  /**
+   * The inbox journal (R50): with one, everything waiting survives a crash and is rebuilt when the
+   * session is opened again. Without one, the inbox lives in memory only.
+   */
+  readonly inbox?: InboxJournal
 }
