@@ -18,11 +18,43 @@ const sends = {
   t: send('t', 'next-turn', true, 'x'),
 }
 const tagged: Record<string, QueueSend | InjectSend> = {
-  F: { type: 'queue', message: message('f'), target: 'next-turn', wakeup: true, text: undefined },
-  S: { type: 'queue', message: message('s'), target: 'next-step', wakeup: true, text: undefined },
+  F: {
+    type: 'queue',
+    message: message('f'),
+    target: 'next-turn',
+    wakeup: true,
+    text: undefined,
+    interrupt: undefined,
+    turn: undefined,
+  },
+  S: {
+    type: 'queue',
+    message: message('s'),
+    target: 'next-step',
+    wakeup: true,
+    text: undefined,
+    interrupt: undefined,
+    turn: undefined,
+  },
   I: { type: 'inject', message: message('i') },
-  P: { type: 'queue', message: message('p'), target: 'next-turn', wakeup: false, text: undefined },
-  T: { type: 'queue', message: message('t'), target: 'next-turn', wakeup: true, text: 'x' },
+  P: {
+    type: 'queue',
+    message: message('p'),
+    target: 'next-turn',
+    wakeup: false,
+    text: undefined,
+    interrupt: undefined,
+    turn: undefined,
+  },
+  T: {
+    type: 'queue',
+    message: message('t'),
+    target: 'next-turn',
+    wakeup: true,
+    text: 'x',
+    interrupt: undefined,
+    turn: undefined,
+  },
 }
 
 describe('splitSends (sends split into the queue and inject streams, R4)', () => {

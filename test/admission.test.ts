@@ -266,10 +266,13 @@ describe('R12: allowed admission write order', () => {
     const order = ['s0', 'c0', 'GO!', 'ctx-a', 'ctx-b', 'c1', 's1']
     expect(stepViews).toEqual([order])
     expect(texts(model.requests[0]?.messages ?? [])).toEqual(order)
-    // The prompt keeps its original source and carries its id; contexts carry their ids; additional contexts
-    // none.
+    // The prompt keeps its original source and carries its id, which the turn's trigger names;
+    // contexts carry their ids; additional contexts none.
     const start = rec.durable.find((e) => e.type === 'turn/start')
-    expect(start?.data).toStrictEqual({ turn: 1, trigger: { kind: 'message', source: { kind: 'user' } } })
+    expect(start?.data).toStrictEqual({
+      turn: 1,
+      trigger: { kind: 'message', source: { kind: 'user' }, id: go },
+    })
     const users = userMessages(rec.durable)
     expect(users.map((u) => [textOf(u.content), u.id])).toEqual([
       ['c0', c0],

@@ -267,8 +267,16 @@ describe('continuation rounds (R32)', () => {
     // The continuation prompts are the turns' triggers.
     const starts = rec.durable.filter((e): e is SessionEventOf<'turn/start'> => e.type === 'turn/start')
     expect(starts.map((e) => e.data.trigger)).toEqual([
-      { kind: 'message', source: { kind: 'goal', goalId: g.goalId, revision: 1, round: 1 } },
-      { kind: 'message', source: { kind: 'goal', goalId: g.goalId, revision: 1, round: 2 } },
+      {
+        kind: 'message',
+        source: { kind: 'goal', goalId: g.goalId, revision: 1, round: 1 },
+        id: expect.any(String),
+      },
+      {
+        kind: 'message',
+        source: { kind: 'goal', goalId: g.goalId, revision: 1, round: 2 },
+        id: expect.any(String),
+      },
     ])
     expect(model.requests).toHaveLength(2)
     expect(goals.view()).toEqual({ goal: capped, rounds: 2 })

@@ -13,8 +13,8 @@ describe('R8: parked items', () => {
 
   it('R8: a waking item queued behind a parked one makes the driver claim the parked head first', async () => {
     const { agent, rec } = setup(['one', 'two'])
-    agent.send('p', PARKED)
-    agent.followup('w')
+    const p = agent.send('p', PARKED)
+    const w = agent.followup('w')
     await agent.whenIdle()
     expect(rec.log).toEqual([
       'enqueue(p,queued)',
@@ -24,8 +24,8 @@ describe('R8: parked items', () => {
     ])
     const starts = rec.durable.filter((e) => e.type === 'turn/start')
     expect(starts.map((e) => e.data)).toEqual([
-      { turn: 1, trigger: { kind: 'message', source: { kind: 'user' } } },
-      { turn: 2, trigger: { kind: 'message', source: { kind: 'user' } } },
+      { turn: 1, trigger: { kind: 'message', source: { kind: 'user' }, id: p } },
+      { turn: 2, trigger: { kind: 'message', source: { kind: 'user' }, id: w } },
     ])
   })
 

@@ -191,7 +191,7 @@ describe('property A: bursts of followups (R6, R7, R9, R30, R31, V8)', () => {
           const start = run.transcript[at]
           expect(start?.type === 'turn/start' && start.data).toStrictEqual({
             turn: n + 1,
-            trigger: { kind: 'message', source: { kind: 'user' } },
+            trigger: { kind: 'message', source: { kind: 'user' }, id: ids[n] },
           })
           const prompt = run.transcript[at + 1]
           expect(prompt?.type === 'user/message' && prompt.data.id, context).toBe(ids[n])

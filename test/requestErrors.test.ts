@@ -627,7 +627,12 @@ describe('section 3: an adapter that returns an array is answered at once, exact
       await agent.whenIdle()
       const errors = live.flatMap((e) => (e.type === 'agent/error' ? [String(e.error)] : []))
       // Ids differ between the two runs; everything else must not.
-      const data = durable.map((e) => [e.type, { ...e.data, id: undefined }])
+      const data = durable.map((e) => [
+        e.type,
+        e.type === 'turn/start' && e.data.trigger.kind === 'message'
+          ? { ...e.data, trigger: { ...e.data.trigger, id: undefined } }
+          : { ...e.data, id: undefined },
+      ])
       return { log, data, errors }
     }
     const asArray = await outcome(() => list as ModelEvent[])

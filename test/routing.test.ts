@@ -174,11 +174,11 @@ describe('R4: routing matrix, decided from acceptsNextStep only', () => {
   it("R4: next-step, wakeup, window closed: exactly like a followup, keeping the caller's source", async () => {
     const { agent, rec } = setup(['ok'])
     const source = { kind: 'plugin', plugin: 'watcher' } as const
-    agent.send({ content: [{ type: 'text', text: 'hi' }], source }, STEER)
+    const id = agent.send({ content: [{ type: 'text', text: 'hi' }], source }, STEER)
     await agent.whenIdle()
     expect(rec.log).toEqual(['enqueue(hi,queued)', ...oneTurn('hi', 'ok')])
     const start = rec.durable.find((e) => e.type === 'turn/start')
-    expect(start?.data).toStrictEqual({ turn: 1, trigger: { kind: 'message', source } })
+    expect(start?.data).toStrictEqual({ turn: 1, trigger: { kind: 'message', source, id } })
     const prompt = rec.durable.find((e) => e.type === 'user/message')
     expect(prompt?.data.source).toStrictEqual(source)
   })

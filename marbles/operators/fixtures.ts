@@ -30,6 +30,7 @@ export const dequeue = (id: string, agentId = 'a'): AgentEvent => ({
 export const discard = (ids: readonly string[], agentId = 'a'): AgentEvent => ({
   type: 'agent/inbox/discard',
   agentId,
+  reason: 'cancel',
   messages: ids.map(message),
 })
 export const status = (s: AgentStatus, agentId = 'a'): AgentEvent => ({

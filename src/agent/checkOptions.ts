@@ -14,6 +14,7 @@ const OPTION_KEYS: readonly string[] = [
   'hooks',
   'tools',
   'maxParallelToolCalls',
+  'maxQueued',
   'store',
   'flushTimeoutMs',
   'history',
@@ -73,6 +74,12 @@ export const checkOptions = (options: AgentOptions) => {
   if (!Number.isInteger(maxParallel) || maxParallel < 1) {
     issues.push({ path: ['options', 'maxParallelToolCalls'], message: 'expected an integer >= 1' })
   }
+  const maxQueued = options.maxQueued
+  if (maxQueued !== undefined && (!Number.isInteger(maxQueued) || maxQueued < 1))
+    issues.push({
+      path: ['options', 'maxQueued'],
+      message: 'expected an integer >= 1 (leave it out for no bound)',
+    })
   const flushTimeoutMs = options.flushTimeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS
   if (typeof flushTimeoutMs !== 'number' || !(flushTimeoutMs > 0)) {
     issues.push({
@@ -89,5 +96,6 @@ export const checkOptions = (options: AgentOptions) => {
     tools,
     maxParallel,
     flushTimeoutMs,
+    maxQueued,
   }
 }

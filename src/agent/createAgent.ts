@@ -10,14 +10,17 @@ import { fifoToArray } from '../machine/fifo.js'
 import type { Command, Signal } from '../machine/inputs.js'
 import type { Output } from '../machine/outputs.js'
 import { reduce } from '../machine/reduce.js'
-import { initialState, itemSource, itemWakes } from '../machine/state.js'
+import { type DeliveryState, initialState, itemSource, itemWakes } from '../machine/state.js'
+import { holds } from '../machine/waiting.js'
 import { mintSessionId } from '../messages/mint.js'
-import { parseCancelArgs } from '../messages/validate.js'
+import { parseCancelArgs, parsePresetOptions } from '../messages/validate.js'
 import { createEffectRunner } from '../runtime/effectRunner.js'
 import { extendAgent } from '../runtime/extensions.js'
 import { idleTracker } from '../runtime/idleTracker.js'
+import { InboxSnapshots } from '../runtime/inboxSnapshots.js'
 import { inlet } from '../runtime/inlet.js'
 import { mergeEffects } from '../runtime/mergeEffects.js'
+import { Outcomes } from '../runtime/outcomes.js'
 import { publishOutputs, sharedOutputs } from '../runtime/publishOutputs.js'
 import { createToolBatchRunner } from '../runtime/runToolBatch.js'
 import { type AcceptedSend, splitSends } from '../runtime/splitSends.js'
@@ -32,6 +35,8 @@ import { Transcript } from '../session/transcript.js'
 import { toolSpecsOf } from '../tools/toolSpecs.js'
 import { acceptSend, checkSendOptions, FOLLOWUP, INJECT, STEER } from './acceptSend.js'
 import { checkOptions } from './checkOptions.js'
+import { inboxControl } from './inboxControl.js'
+import { checkSendPolicy, type PendingSends } from './sendPolicy.js'
 
 /**
  * Creates an agent: an LLM agent loop that accepts a followup, a steer or an inject at any moment.
@@ -48,7 +53,8 @@ import { checkOptions } from './checkOptions.js'
  * @throws InvalidInputError when an option is invalid (every problem is listed).
  */
 export const createAgent = (options: AgentOptions): Agent => {
-  const { model, scheduler, instructions, hooks, tools, maxParallel, flushTimeoutMs } = checkOptions(options)
+  const { model, scheduler, instructions, hooks, tools, maxParallel, flushTimeoutMs, maxQueued } =
+    checkOptions(options)
   const store = boundedStore(options.store ?? memoryStore(), flushTimeoutMs, scheduler)
   const history = openHistory(store, options.history)
   const agentId = options.id ?? mintSessionId()
@@ -62,8 +68,17 @@ export const createAgent = (options: AgentOptions): Agent => {
   // (splitSends: connect + type-guard filters) into the queue and inject streams.
   const sends = inlet<AcceptedSend>(idle.entered)
   const commands = inlet<Command>(idle.entered)
-  let state = initialState(agentId, lastTurnOf(history))
+  let state: DeliveryState = {
+    ...initialState(agentId, lastTurnOf(history)),
+    journaling: store.inbox !== undefined,
+  }
   let finished = false
+  const pending: PendingSends = { queued: 0, waking: 0 }
+  const snapshots = new InboxSnapshots(() => state)
+  const outcomes = new Outcomes(
+    () => transcript.events,
+    (id) => holds(state, id),
+  )
 
   const reductions$ = merge(
     sends.observable.pipe(splitSends()),
@@ -71,7 +86,17 @@ export const createAgent = (options: AgentOptions): Agent => {
     signals.observable,
   ).pipe(
     trampoline(isCloseStore),
-    scan((acc, input) => reduce(acc.state, input), { state, out: [] as readonly Output[] }),
+    scan(
+      (acc, input) => {
+        // A send leaves the trampoline: it no longer counts as pending for ifBusy and maxQueued.
+        if (input.type === 'queue') {
+          pending.queued--
+          if (input.wakeup) pending.waking--
+        }
+        return reduce(acc.state, input)
+      },
+      { state, out: [] as readonly Output[] },
+    ),
   )
   const effects = inlet<Effect>()
   const { observer, completed, events$, durable$ } = sharedOutputs()
@@ -80,10 +105,18 @@ export const createAgent = (options: AgentOptions): Agent => {
   }
   const sendChecked = (input: SendInput, sendOptions: SendOptions, call: string): AgentMessage['id'] => {
     ensureAccepting(call)
+    // The plain presets skip the policy unless a bound is set (the hot path of a send).
+    const plain = sendOptions === FOLLOWUP || sendOptions === STEER || sendOptions === INJECT
+    if (!plain || maxQueued !== undefined) checkSendPolicy(state, pending, sendOptions, maxQueued, call)
     const accepted = acceptSend(input, sendOptions, call)
+    if (sendOptions.target === 'next-turn' || sendOptions.wakeup) {
+      pending.queued++
+      if (sendOptions.wakeup) pending.waking++
+    }
     sends.next(accepted)
     return accepted.message.id
   }
+  const control = inboxControl({ command: (command) => commands.next(command), finished: () => finished })
 
   const agent: Agent = {
     id: agentId,
@@ -105,9 +138,12 @@ export const createAgent = (options: AgentOptions): Agent => {
       ensureAccepting('send()')
       return sendChecked(input, checkSendOptions(input, sendOptions), 'send()')
     },
-    followup: (input) => sendChecked(input, FOLLOWUP, 'followup()'),
-    steer: (input) => sendChecked(input, STEER, 'steer()'),
-    inject: (input) => sendChecked(input, INJECT, 'inject()'),
+    followup: (input, presetOptions) =>
+      sendChecked(input, parsePresetOptions(presetOptions, FOLLOWUP, 'followup()'), 'followup()'),
+    steer: (input, presetOptions) =>
+      sendChecked(input, parsePresetOptions(presetOptions, STEER, 'steer()'), 'steer()'),
+    inject: (input, presetOptions) =>
+      sendChecked(input, parsePresetOptions(presetOptions, INJECT, 'inject()'), 'inject()'),
     cancel: (cause, cancelOptions) => {
       const args = parseCancelArgs(cause, cancelOptions)
       if (!finished)
@@ -136,6 +172,14 @@ export const createAgent = (options: AgentOptions): Agent => {
       messages: () => transcript.messages(),
       flush: () => firstValueFrom(flushTranscript(transcript, store), { defaultValue: undefined }),
     },
+    get inbox() {
+      return snapshots.current()
+    },
+    inbox$: snapshots.snapshots$,
+    // A microtask later: a send made inside a delivery has been processed by then (it waited in
+    // the trampoline), so its id is known.
+    outcome: (id) => Promise.resolve().then(() => outcomes.outcome(id)),
+    ...control,
   }
 
   const agentHooks = extendAgent(
@@ -172,11 +216,16 @@ export const createAgent = (options: AgentOptions): Agent => {
           state = r.state
         },
         transcript,
+        outcomes,
         effect: (effect) => effects.next(effect),
-        delivered: idle.delivered,
+        delivered: (r) => {
+          idle.delivered(r)
+          snapshots.delivered()
+        },
         ended: () => {
           effects.complete()
           idle.end()
+          snapshots.complete()
         },
       }),
     )

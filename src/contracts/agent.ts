@@ -1,13 +1,16 @@
 import type { Observable } from 'rxjs'
 import type { AgentEvent, SessionEvent } from './events.js'
+import type { InboxSnapshot, Outcome } from './inbox.js'
 import type {
   AgentCancelCause,
   AgentMessageId,
   AgentStatus,
   CancelOptions,
   Message,
+  PresetOptions,
   SendInput,
   SendOptions,
+  SteerOptions,
 } from './messages.js'
 
 /** The durable transcript an agent keeps (its session), and what the model sees of it. */
@@ -64,16 +67,20 @@ export type Agent = {
   /**
    * A prompt for a later turn: queued, and it starts a turn when the agent is idle.
    *
-   * @example const id = agent.followup('Now write the tests')
+   * @example
+   * const id = agent.followup('Now write the tests')
+   * agent.followup('Stop and do this first', { ifBusy: 'interrupt' }) // runs next, cancels what runs
    */
-  followup(input: SendInput): AgentMessageId
+  followup(input: SendInput, options?: PresetOptions): AgentMessageId
   /**
    * A correction for the turn that is running: it enters at the next step boundary, so the next
    * model request sees it. While nothing runs it is queued like a followup.
    *
-   * @example agent.steer('Use TypeScript, not Python')
+   * @example
+   * agent.steer('Use TypeScript, not Python')
+   * agent.steer('Only for this turn', { turn: 3 }) // TurnMismatchError unless turn 3 runs
    */
-  steer(input: SendInput): AgentMessageId
+  steer(input: SendInput, options?: SteerOptions): AgentMessageId
   /**
    * A fact the model should see without being asked to act: staged into the running turn, or
    * appended to the transcript at once while nothing runs (no turn, no model call).
@@ -83,7 +90,7 @@ export type Agent = {
    * const ci = { kind: 'plugin', plugin: 'ci' } as const
    * agent.inject({ content: [{ type: 'text', text: 'CI is red' }], source: ci })
    */
-  inject(input: SendInput): AgentMessageId
+  inject(input: SendInput, options?: PresetOptions): AgentMessageId
   /**
    * Stops the running admission or turn (it ends `aborted`) and drops the queued and steering
    * items (one `agent/inbox/discard`); staged context is still appended. With `{keepInbox: true}`
@@ -119,4 +126,30 @@ export type Agent = {
   readonly transcript$: Observable<SessionEvent>
   /** The durable transcript and what the model sees of it. */
   readonly session: AgentSession
+  /**
+   * What waits, as data (frozen): the queue (waking and parked prompts, in order), then the
+   * outbox (staged steering and context). The same object until the inbox changes.
+   */
+  readonly inbox: InboxSnapshot
+  /** Emits the inbox on subscribe, then after each change. */
+  readonly inbox$: Observable<InboxSnapshot>
+  /**
+   * What became of a message: delivered (as the prompt, steering or context, with its turn and
+   * `seq`), blocked by `promptSubmit`, or discarded (cancel, dispose, removed, expired). Settles
+   * once, when its fate is decided; at once when it already was.
+   *
+   * @example const { kind } = await agent.outcome(agent.followup('hi'))
+   */
+  outcome(id: AgentMessageId): Promise<Outcome>
+  /** Withdraws a waiting item (queued, parked, steering or context); `discard` with reason `removed`. */
+  remove(id: AgentMessageId): void
+  /** Changes a waiting item's content in place: same id, same position (`agent/inbox/replace`). */
+  replace(id: AgentMessageId, input: SendInput): void
+  /** Moves a queued item to `index` in the queue (clamped); `agent/inbox/reorder` when it moved. */
+  move(id: AgentMessageId, index: number): void
+  /**
+   * "Steer this queued item now": it becomes steering of the running turn, or, while nothing
+   * runs, the next turn.
+   */
+  promote(id: AgentMessageId): void
 }

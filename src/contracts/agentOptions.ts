@@ -25,6 +25,11 @@ export type AgentOptions = {
   readonly hooks?: AgentHooks<Agent>
   /** Tools the model may call; the model sees their `ToolSpec`s. */
   readonly tools?: readonly ToolDefinition<Agent>[]
+  /**
+   * The most items that may wait in the queue (waking and parked) plus staged steering; a send
+   * beyond it throws `InboxFullError`. Default: unbounded.
+   */
+  readonly maxQueued?: number
   /** How many parallel-safe tool calls of one step may run at once; default 4. */
   readonly maxParallelToolCalls?: number
   /**

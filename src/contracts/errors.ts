@@ -59,10 +59,51 @@ export class AgentDisposedError extends Error {
 }
 
 /** `retry()` while a turn or admission is running outside `requestError` (R24). */
+/**
+ * The agent is busy: `retry()` while a turn or admission runs outside `requestError` (R24), or a
+ * send with `ifBusy: 'reject'` while work runs or waits to run (R47). Nothing was accepted.
+ */
 export class AgentBusyError extends Error {
   override readonly name = 'AgentBusyError'
-  constructor(call: string) {
-    super(`${call}: the agent is busy; call retry() while idle or from a requestError hook`)
+  /** @param fix What to do instead; by default the advice for `retry()`. */
+  constructor(call: string, fix = 'call retry() while idle or from a requestError hook') {
+    super(`${call}: the agent is busy; ${fix}`)
+  }
+}
+
+/**
+ * A send would make the inbox hold more than `createAgent({maxQueued})` waiting items (R48).
+ * Nothing was accepted.
+ */
+export class InboxFullError extends Error {
+  override readonly name = 'InboxFullError'
+  readonly limit: number
+  constructor(call: string, limit: number) {
+    super(
+      `${call}: the inbox is full (${limit} waiting items, createAgent({maxQueued})); ` +
+        'wait for an item to run, remove() one, or raise maxQueued',
+    )
+    this.limit = limit
+  }
+}
+
+/**
+ * `steer(x, {turn})` while the window is not open for that turn (R49): the correction would land
+ * in another turn, or in none. Nothing was accepted.
+ */
+export class TurnMismatchError extends Error {
+  override readonly name = 'TurnMismatchError'
+  readonly expected: number
+  /** The turn whose window is open (its admission counts), or `null` when none is. */
+  readonly current: number | null
+  constructor(call: string, expected: number, current: number | null) {
+    super(
+      `${call}: turn ${expected} is not the turn that accepts steering now ` +
+        `(${current === null ? 'no turn is running' : `turn ${current} is`}); ` +
+        'steer without {turn} to correct whatever runs, or followup() for a later turn',
+    )
+    this.expected = expected
+    this.current = current
   }
 }
 

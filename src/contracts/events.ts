@@ -2,9 +2,11 @@
  * The two event vocabularies of docs/contract.md, section 4: live lifecycle events (`events$`, not persisted)
  * and durable session events (`transcript$`, the transcript). Type strings are namespaced.
  */
+import type { DiscardReason } from './inbox.js'
 import type {
   AgentCancelCause,
   AgentMessage,
+  AgentMessageId,
   AgentStatus,
   ContentBlock,
   InboxPlacement,
@@ -26,7 +28,14 @@ export type InboxEnqueueEvent = Live<
   { readonly message: AgentMessage; readonly placement: InboxPlacement }
 >
 export type InboxDequeueEvent = Live<'agent/inbox/dequeue', { readonly message: AgentMessage }>
-export type InboxDiscardEvent = Live<'agent/inbox/discard', { readonly messages: readonly AgentMessage[] }>
+export type InboxDiscardEvent = Live<
+  'agent/inbox/discard',
+  { readonly messages: readonly AgentMessage[]; readonly reason: DiscardReason }
+>
+/** `replace(id, input)` changed a waiting queued or steering item: same id, new content (R44). */
+export type InboxReplaceEvent = Live<'agent/inbox/replace', { readonly message: AgentMessage }>
+/** `move()` or `promote()` reordered the queue: its ids in their new order (R45, R46). */
+export type InboxReorderEvent = Live<'agent/inbox/reorder', { readonly ids: readonly AgentMessageId[] }>
 export type StatusEvent = Live<'agent/status', { readonly status: AgentStatus }>
 export type CancelRequestedEvent = Live<'agent/cancel-requested', { readonly cause: AgentCancelCause }>
 export type SettledEvent = Live<'agent/settled', { readonly turn: number; readonly reason: SettledReason }>
@@ -48,6 +57,8 @@ export type AgentEvent =
   | InboxEnqueueEvent
   | InboxDequeueEvent
   | InboxDiscardEvent
+  | InboxReplaceEvent
+  | InboxReorderEvent
   | StatusEvent
   | CancelRequestedEvent
   | SettledEvent
@@ -57,7 +68,8 @@ export type AgentEvent =
 export type AgentEventType = AgentEvent['type']
 
 export type TurnTrigger =
-  | { readonly kind: 'message'; readonly source: MessageSource }
+  /** `id`: the prompt's id (logs written before it existed lack it). */
+  | { readonly kind: 'message'; readonly source: MessageSource; readonly id?: AgentMessageId }
   | { readonly kind: 'retry' }
 
 export type TurnEndReason =

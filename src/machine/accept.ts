@@ -1,40 +1,65 @@
 import type { AgentMessage, AgentMessageId, UserMessageData } from '../contracts/messages.js'
-import { fifoPush } from './fifo.js'
+import { scheduleWake } from './claim.js'
+import { fifoFrom, fifoPush, fifoToArray } from './fifo.js'
 import type { InputOf } from './inputs.js'
 import type { Reduction } from './reduction.js'
 import { activeWork, type DeliveryState, type QueuedItem } from './state.js'
+import { discard } from './waiting.js'
 
 /**
  * A send from the queue stream (R3, R4, R5, R6): `next-turn` is queued (waking or parked);
  * `next-step` with wakeup is steering while the window is open, else queued like a followup.
  * The id and the frozen snapshot were made before the input entered. While `dispose()` unwinds,
- * it is accepted and discarded at once (R29).
+ * it is accepted and discarded at once (R29). An interrupting send (R47) goes to the head of the
+ * queue and cancels what runs, keeping the inbox. A guarded steer (R49) whose turn is no longer
+ * the one in the window when it is processed expires at once.
  */
-export const acceptQueued = (r: Reduction, { message, target, wakeup, text }: InputOf<'queue'>): void => {
+export const acceptQueued = (r: Reduction, send: InputOf<'queue'>): void => {
+  const { message, target, wakeup, turn } = send
   const s = r.state
   const steering = target === 'next-step' && s.window
-  if (s.disposal !== 'none') {
-    r.live({
-      type: 'agent/inbox/enqueue',
-      agentId: r.state.agentId,
-      message,
-      placement: steering ? 'steering' : 'queued',
-    })
-    r.live({ type: 'agent/inbox/discard', agentId: r.state.agentId, messages: [message] })
-    return
+  if (s.disposal !== 'none' || (turn !== undefined && !(steering && windowTurn(s) === turn))) {
+    const placement = steering || turn !== undefined ? 'steering' : 'queued'
+    r.live({ type: 'agent/inbox/enqueue', agentId: s.agentId, message, placement })
+    return discard(r, [message], s.disposal !== 'none' ? 'dispose' : 'expired')
   }
   if (steering) {
-    r.set({ outbox: [...s.outbox, { kind: 'steering', message }] })
-    r.live({ type: 'agent/inbox/enqueue', agentId: r.state.agentId, message, placement: 'steering' })
-    return
+    r.set({
+      outbox: [
+        ...s.outbox,
+        turn === undefined ? { kind: 'steering', message } : { kind: 'steering', message, guard: turn },
+      ],
+    })
+    r.live({ type: 'agent/inbox/enqueue', agentId: s.agentId, message, placement: 'steering' })
+    return r.journal(
+      turn === undefined
+        ? { op: 'add', message, placement: 'steering' }
+        : { op: 'add', message, placement: 'steering', turn },
+    )
   }
-  r.setQueue(fifoPush(s.queue, queuedItem(s, message, wakeup, text)), s.waking + (wakeup ? 1 : 0))
-  r.live({ type: 'agent/inbox/enqueue', agentId: r.state.agentId, message, placement: 'queued' })
-  // R6: the wake is deferred, so every send of this stack sees the same pre-admission state.
-  if (wakeup && s.activity === null && !s.wakeScheduled && s.disposal === 'none') {
-    r.set({ wakeScheduled: true })
-    r.effect({ kind: 'schedule', input: { type: 'wake' } })
+  const item = queuedItem(s, message, wakeup, send.text)
+  const queue = send.interrupt ? fifoFrom([item, ...fifoToArray(s.queue)]) : fifoPush(s.queue, item)
+  r.setQueue(queue, s.waking + (wakeup ? 1 : 0))
+  r.live({ type: 'agent/inbox/enqueue', agentId: s.agentId, message, placement: 'queued' })
+  if (s.journaling) {
+    const placement = wakeup ? 'queued' : 'parked'
+    r.journal(
+      send.interrupt ? { op: 'add', message, placement, at: 'head' } : { op: 'add', message, placement },
+    )
   }
+  if (wakeup) scheduleWake(r)
+  if (send.interrupt && activeWork(s)) interrupt(r)
+}
+
+/** The turn whose window is open (an admission counts), or `undefined`. */
+export const windowTurn = (s: DeliveryState): number | undefined =>
+  s.window ? activeWork(s)?.turn : undefined
+
+/** R47: the running admission or turn is cancelled by the user, keeping the inbox (R25, R26). */
+const interrupt = (r: Reduction): void => {
+  const cause = { kind: 'user' } as const
+  r.live({ type: 'agent/cancel-requested', agentId: r.state.agentId, cause })
+  r.effect({ kind: 'post', input: { type: 'cancel/clear', cause, keepInbox: true, requeue: true } })
 }
 
 /**

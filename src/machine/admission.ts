@@ -1,10 +1,11 @@
-import { fifoShift } from './fifo.js'
+import { fifoFrom, fifoShift, fifoToArray } from './fifo.js'
 import type { InputOf } from './inputs.js'
 import { settleContexts, writeEntries } from './outbox.js'
 import { withClaim } from './records.js'
 import type { Reduction } from './reduction.js'
-import { type Claim, claimedItem, itemMessage, itemWakes } from './state.js'
+import { type Claim, type ClaimedItem, claimedItem, itemMessage, itemWakes } from './state.js'
 import { beginStep } from './stepStart.js'
+import { expireGuarded } from './waiting.js'
 
 /** The current claim, if `activity` names it and no cancel hit it. */
 const liveClaim = (r: Reduction, activity: number): Claim | undefined => {
@@ -16,7 +17,7 @@ export const claimDequeue = (r: Reduction, { activity }: InputOf<'claim/dequeue'
   const claim = liveClaim(r, activity)
   if (claim?.phase !== 'opening') return
   const head = fifoShift(r.state.queue)
-  if (!head) return reject(r, claim)
+  if (!head) return reject(r, claim, undefined)
   // The claim keeps the item made whole: a compact `{id, text}` item's message is made once.
   const item = claimedItem(head.item)
   r.set({
@@ -47,7 +48,8 @@ export const admissionAllowed = (
   const message = itemMessage(claim.item)
   const outbox = r.state.outbox
   r.set({ lastTurn: turn, outbox: [] })
-  r.durable({ type: 'turn/start', data: { turn, trigger: { kind: 'message', source: message.source } } })
+  const trigger = { kind: 'message', source: message.source, id: message.id } as const
+  r.durable({ type: 'turn/start', data: { turn, trigger } })
   writeEntries(r, outbox.slice(0, inherited), turn)
   const content = admission.content ?? message.content
   r.durable({ type: 'user/message', data: { content, source: message.source, id: message.id } })
@@ -56,25 +58,47 @@ export const admissionAllowed = (
   beginStep(r, { id: claim.id, turn }, 1)
 }
 
-export const admissionBlocked = (r: Reduction, { activity }: InputOf<'admission/blocked'>): void => {
+export const admissionBlocked = (r: Reduction, { activity, reason }: InputOf<'admission/blocked'>): void => {
   const claim = liveClaim(r, activity)
-  if (claim?.phase === 'deciding') reject(r, claim)
+  if (claim?.phase === 'deciding') reject(r, claim, reason)
 }
 
 export const admissionFailed = (r: Reduction, { activity, error }: InputOf<'admission/failed'>): void => {
   const claim = liveClaim(r, activity)
   if (claim?.phase !== 'deciding') return
   r.live({ type: 'agent/error', agentId: r.state.agentId, turn: claim.turn, step: 0, error })
-  reject(r, claim)
+  reject(r, claim, error)
 }
 
 /**
  * R13: a rejected admission writes nothing of the prompt. The window closes, context-only
- * outboxes are appended at once, and the driver's next move is scheduled (R13b).
+ * outboxes are appended at once, and the driver's next move is scheduled (R13b). The claimed
+ * prompt settles `blocked` with `reason` (the hook's reason, its error, or the cancel's cause),
+ * unless an interrupting send cancelled it: then it goes back to the queue, behind that send
+ * (R47). Steering guarded for the turn it would have opened expires (R49).
  */
-export const reject = (r: Reduction, claim: Claim): void => {
+export const reject = (r: Reduction, claim: Claim, reason: unknown): void => {
   r.set({ window: false, activity: { kind: 'between', id: claim.id, checkpointed: true } })
   r.effect({ kind: 'stop', activity: claim.id })
+  if (claim.item) {
+    const message = itemMessage(claim.item)
+    if (claim.abort?.requeue) requeue(r, claim.item)
+    else r.settle(message.id, { kind: 'blocked', reason })
+  }
+  expireGuarded(r, claim.turn)
   if (settleContexts(r)) r.effect({ kind: 'persist' })
   r.effect({ kind: 'schedule', input: { type: 'advance', activity: claim.id } })
+}
+
+/** An interrupted prompt goes back to the queue right behind the interrupting item (R47). */
+const requeue = (r: Reduction, item: ClaimedItem): void => {
+  const items = fifoToArray(r.state.queue)
+  items.splice(Math.min(1, items.length), 0, item)
+  r.setQueue(fifoFrom(items), r.state.waking + (itemWakes(item) ? 1 : 0))
+  r.live({
+    type: 'agent/inbox/enqueue',
+    agentId: r.state.agentId,
+    message: itemMessage(item),
+    placement: 'queued',
+  })
 }

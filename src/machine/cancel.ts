@@ -8,6 +8,7 @@ import type { Reduction } from './reduction.js'
 import { type AbortCause, activeWork, itemMessage } from './state.js'
 import { abortBatch } from './toolBatch.js'
 import { closeTurn } from './turnEnd.js'
+import { discard } from './waiting.js'
 
 /**
  * R25: effective when work is active, or when `keepInbox` is not set and something is pending.
@@ -23,32 +24,32 @@ export const cancel = (r: Reduction, { cause, keepInbox }: InputOf<'cancel'>): v
   r.effect({ kind: 'post', input: { type: 'cancel/clear', cause, keepInbox } })
 }
 
-export const cancelClear = (r: Reduction, { cause, keepInbox }: InputOf<'cancel/clear'>): void => {
-  if (!keepInbox) discardPending(r)
+export const cancelClear = (r: Reduction, { cause, keepInbox, requeue }: InputOf<'cancel/clear'>): void => {
+  if (!keepInbox) discardPending(r, 'cancel')
   // V1: with no turn to wait for, context left without its steering is appended at once.
   if (!activeWork(r.state) && settleContexts(r)) r.effect({ kind: 'persist' })
-  abortWork(r, cause, keepInbox)
+  abortWork(r, cause, keepInbox, requeue === true)
 }
 
 /** Empties the queued FIFO and staged steering, with one `discard` (queued first, R25). */
-export const discardPending = (r: Reduction): void => {
+export const discardPending = (r: Reduction, reason: 'cancel' | 'dispose'): void => {
   const s = r.state
   const messages: AgentMessage[] = fifoToArray(s.queue).map(itemMessage)
   for (const entry of s.outbox) if (entry.kind === 'steering') messages.push(entry.message)
   if (messages.length === 0) return
   r.set({ queue: emptyFifo(), waking: 0, outbox: s.outbox.filter((e) => e.kind === 'context') })
-  r.live({ type: 'agent/inbox/discard', agentId: r.state.agentId, messages })
+  discard(r, messages, reason)
 }
 
 /**
  * Aborts the active admission/turn signal (the first cause wins) and schedules the unwind after
  * the current call stack: the abort listeners of hooks and tools run first (R13b, R25).
  */
-export const abortWork = (r: Reduction, cause: AbortCause, keepInbox: boolean): void => {
+export const abortWork = (r: Reduction, cause: AbortCause, keepInbox: boolean, requeue = false): void => {
   const work = activeWork(r.state)
   if (!work || work.abort) return
   // An aborted turn is the last of its chain: a retry requested in `requestError` is dropped (R24).
-  const abort = { cause, keepInbox }
+  const abort = requeue ? { cause, keepInbox, requeue } : { cause, keepInbox }
   r.set({
     activity: work.kind === 'claim' ? withClaim(work, { abort }) : withTurn(work, { abort }),
     retryPending: false,
@@ -61,7 +62,7 @@ export const abortWork = (r: Reduction, cause: AbortCause, keepInbox: boolean): 
 export const unwind = (r: Reduction, { activity }: InputOf<'unwind'>): void => {
   const work = activeWork(r.state)
   if (!work?.abort || work.id !== activity) return
-  if (work.kind === 'claim') return reject(r, work)
+  if (work.kind === 'claim') return reject(r, work, work.abort.cause)
   r.effect({ kind: 'stop', activity })
   if (work.phase === 'tools') abortBatch(r, work)
   if (work.stepOpen) r.durable({ type: 'step/end', data: { turn: work.turn, step: work.step } })

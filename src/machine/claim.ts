@@ -29,3 +29,15 @@ export const beginClaim = (r: Reduction): void => {
   }
   r.effect({ kind: 'post', input: { type: 'claim/dequeue', activity: claim.id } })
 }
+
+/**
+ * R6: a waking item was queued while nothing runs: one wake is scheduled (unless one is), after
+ * the current call stack, so every call of this stack sees the same pre-admission state. While a
+ * turn runs or ends, the driver's next move claims it anyway.
+ */
+export const scheduleWake = (r: Reduction): void => {
+  const s = r.state
+  if (s.activity !== null || s.wakeScheduled || s.disposal !== 'none') return
+  r.set({ wakeScheduled: true })
+  r.effect({ kind: 'schedule', input: { type: 'wake' } })
+}

@@ -12,7 +12,7 @@ import { activeWork } from './state.js'
 export const dispose = (r: Reduction): void => {
   if (r.state.disposal !== 'none') return
   r.set({ disposal: 'disposing', wakeScheduled: false })
-  discardPending(r)
+  discardPending(r, 'dispose')
   if (activeWork(r.state)) return abortWork(r, { kind: 'disposed' }, false)
   if (r.state.activity === null) beginClosing(r)
   // Between turns: the scheduled `advance` finishes the disposal.

@@ -43,3 +43,7 @@ export const fifoShift = <T>(q: Fifo<T>): { readonly item: T; readonly rest: Fif
 }
 
 export const fifoToArray = <T>(q: Fifo<T>): T[] => q.items.slice(q.head, q.end)
+
+/** A FIFO of `items` (taken as they are: pass a fresh array). */
+export const fifoFrom = <T>(items: T[]): Fifo<T> =>
+  items.length === 0 ? EMPTY : { items, head: 0, end: items.length, size: items.length }

@@ -1,6 +1,7 @@
 import type {
   AgentCancelCause,
   AgentMessage,
+  AgentMessageId,
   ContentBlock,
   SendTarget,
   ToolResultBlock,
@@ -19,6 +20,10 @@ export type QueueSend = {
    * (see `QueuedItem`).
    */
   readonly text?: string | undefined
+  /** `ifBusy: 'interrupt'` (R47): at the head of the queue, then cancel what runs (keepInbox). */
+  readonly interrupt?: boolean | undefined
+  /** A steer's turn guard (R49). */
+  readonly turn?: number | undefined
 }
 /** `next-step` without wakeup: staged context inside the window, appended at once outside. */
 export type InjectSend = { readonly type: 'inject'; readonly message: AgentMessage }
@@ -30,6 +35,11 @@ export type Command =
   | { readonly type: 'cancel'; readonly cause: AgentCancelCause; readonly keepInbox: boolean }
   | { readonly type: 'retry' }
   | { readonly type: 'dispose' }
+  /** Inbox control (R43–R46): each acts on the item `id` if it is still waiting. */
+  | { readonly type: 'remove'; readonly id: AgentMessageId }
+  | { readonly type: 'replace'; readonly message: AgentMessage }
+  | { readonly type: 'move'; readonly id: AgentMessageId; readonly index: number }
+  | { readonly type: 'promote'; readonly id: AgentMessageId }
 
 /** An allowed admission, after every `promptSubmit` hook ran and the decision validated. */
 export type Admission = {
@@ -48,7 +58,13 @@ export type Signal =
   | { readonly type: 'admission/allowed'; readonly activity: number; readonly admission: Admission }
   | { readonly type: 'admission/blocked'; readonly activity: number; readonly reason: unknown }
   | { readonly type: 'admission/failed'; readonly activity: number; readonly error: unknown }
-  | { readonly type: 'cancel/clear'; readonly cause: AgentCancelCause; readonly keepInbox: boolean }
+  | {
+      readonly type: 'cancel/clear'
+      readonly cause: AgentCancelCause
+      readonly keepInbox: boolean
+      /** An interrupting send cancels (R47): a claimed prompt goes back to the queue. */
+      readonly requeue?: boolean
+    }
   | { readonly type: 'unwind'; readonly activity: number }
   | { readonly type: 'advance'; readonly activity: number }
   | { readonly type: 'step-hook/done'; readonly activity: number; readonly step: number }

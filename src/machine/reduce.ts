@@ -10,6 +10,7 @@ import { advance, checkpointDone, checkpointFailed, retry } from './betweenTurns
 import { cancel, cancelClear, unwind } from './cancel.js'
 import { wake } from './claim.js'
 import { dispose, disposeClose, disposeClosed } from './dispose.js'
+import { move, promote, remove, replace } from './inbox.js'
 import type { Input, InputOf } from './inputs.js'
 import type { Output } from './outputs.js'
 import { Reduction } from './reduction.js'
@@ -43,6 +44,11 @@ const handlers: Handlers = {
   cancel,
   retry,
   dispose,
+  // Inbox control (R43–R46).
+  remove,
+  replace,
+  move,
+  promote,
   // The deferred wake and the claim (R6, R10–R13).
   wake,
   'claim/dequeue': claimDequeue,

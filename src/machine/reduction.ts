@@ -1,4 +1,6 @@
 import type { AgentEvent, DurableDraft } from '../contracts/events.js'
+import type { InboxRecord, Outcome } from '../contracts/inbox.js'
+import type { AgentMessageId } from '../contracts/messages.js'
 import type { Effect } from './effects.js'
 import type { Output } from './outputs.js'
 import { copyState } from './records.js'
@@ -62,6 +64,17 @@ export class Reduction {
 
   effect(effect: Effect): void {
     this.add({ kind: 'effect', effect })
+  }
+
+  /** A message's fate that no event shows (R42); journaled too while journaling (R50). */
+  settle(id: AgentMessageId, outcome: Outcome): void {
+    this.add({ kind: 'settle', id, outcome })
+    this.journal({ op: 'settle', id, outcome })
+  }
+
+  /** A record for the store's inbox journal, while the store keeps one (R50). */
+  journal(record: InboxRecord): void {
+    if (this.state.journaling) this.add({ kind: 'journal', record })
   }
 
   /**

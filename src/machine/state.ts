@@ -35,19 +35,27 @@ export const itemMessage = (item: QueuedItem): AgentMessage => {
   return 'parked' in whole ? whole.parked : whole
 }
 export const itemWakes = (item: QueuedItem): boolean => !('parked' in item)
+/** The item's id, without making a compact item's message. */
+export const itemId = (item: QueuedItem): AgentMessageId => ('parked' in item ? item.parked.id : item.id)
+
 /** The item's source, without making a compact item's message. */
 export const itemSource = (item: QueuedItem): MessageSource =>
   'parked' in item ? item.parked.source : 'text' in item ? userSource : item.source
 
 /** Next-step input staged for the next safe boundary. Steering carries its id; context may. */
 export type OutboxEntry =
-  | { readonly kind: 'steering'; readonly message: AgentMessage }
+  /** `guard`: the only turn this steering may land in (R49); it expires when that turn ends. */
+  | { readonly kind: 'steering'; readonly message: AgentMessage; readonly guard?: number }
   | { readonly kind: 'context'; readonly data: UserMessageData & { readonly id?: AgentMessage['id'] } }
 
 export type AbortCause = AgentCancelCause | DisposeCause
 
-/** Set on an activity by the first effective cancel (the first cause wins, R25). */
-export type Abort = { readonly cause: AbortCause; readonly keepInbox: boolean }
+/**
+ * Set on an activity by the first effective cancel (the first cause wins, R25). `requeue`: an
+ * interrupting send cancelled it (R47), so a claimed prompt goes back to the queue instead of
+ * settling `blocked`.
+ */
+export type Abort = { readonly cause: AbortCause; readonly keepInbox: boolean; readonly requeue?: boolean }
 
 /** A claimed prompt between the claim (R10) and the admission decision (R11–R13). */
 export type Claim = {
@@ -129,6 +137,8 @@ export type DeliveryState = {
   /** The request error of the last turn `retry()` was called for (read while `retryPending`). */
   readonly retryError?: unknown
   readonly disposal: Disposal
+  /** The store keeps an inbox journal: every inbox change is also a `journal` output (R50). */
+  readonly journaling: boolean
 }
 
 export const initialState = (agentId: string, lastTurn = 0): DeliveryState => ({
@@ -144,6 +154,7 @@ export const initialState = (agentId: string, lastTurn = 0): DeliveryState => ({
   nextActivity: 1,
   retryPending: false,
   disposal: 'none',
+  journaling: false,
 })
 
 export const EMPTY_DRAFT: StepDraft = { content: [], toolCalls: [] }

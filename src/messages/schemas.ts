@@ -108,9 +108,41 @@ export const userMessageDataSchema: z.ZodType<UserMessageData> = z.object({
   source: messageSourceSchema,
 })
 
-export const sendOptionsSchema: z.ZodType<SendOptions> = z.strictObject({
-  target: z.enum(['next-turn', 'next-step']),
-  wakeup: z.boolean(),
+const ifBusySchema = z.enum(['accept', 'reject', 'interrupt'])
+const turnSchema = z.int().min(1)
+
+/**
+ * `SendOptions`: `target` and `wakeup`, and optionally `ifBusy` and a turn guard. A guard needs
+ * `target: 'next-step'`, and `ifBusy: 'interrupt'` needs `wakeup: true` (R47, R49).
+ */
+export const sendOptionsSchema = z
+  .strictObject({
+    target: z.enum(['next-turn', 'next-step']),
+    wakeup: z.boolean(),
+    ifBusy: ifBusySchema.optional(),
+    turn: turnSchema.optional(),
+  })
+  .superRefine((o, ctx) => {
+    if (o.turn !== undefined && o.target !== 'next-step')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['turn'],
+        message: "a turn guard needs target: 'next-step' (steer(x, {turn}))",
+      })
+    if (o.ifBusy === 'interrupt' && !o.wakeup)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ifBusy'],
+        message: "ifBusy: 'interrupt' needs wakeup: true (an interrupting send must run next)",
+      })
+  }) as unknown as z.ZodType<SendOptions>
+
+/** The options of `followup` and `inject`. */
+export const presetOptionsSchema = z.strictObject({ ifBusy: ifBusySchema.optional() })
+/** The options of `steer`. */
+export const steerOptionsSchema = z.strictObject({
+  ifBusy: ifBusySchema.optional(),
+  turn: turnSchema.optional(),
 })
 
 export const cancelCauseSchema: z.ZodType<AgentCancelCause> = z.discriminatedUnion('kind', [

@@ -17,7 +17,9 @@ import { withHints } from './hints.js'
 import {
   cancelCauseSchema,
   cancelOptionsSchema,
+  presetOptionsSchema,
   sendOptionsSchema,
+  steerOptionsSchema,
   userMessageDataSchema,
 } from './schemas.js'
 import { deepFreeze, isPlainObject, jsonSnapshot, type Path, unreadable } from './snapshot.js'
@@ -211,7 +213,26 @@ export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions
       withHints(issues, (at) => (at === 'options' ? options : undefined)),
     )
   }
-  return Object.freeze({ target: result.data.target, wakeup: result.data.wakeup })
+  const { target, wakeup, ifBusy, turn } = result.data
+  if (ifBusy === undefined && turn === undefined) return Object.freeze({ target, wakeup })
+  return Object.freeze({
+    target,
+    wakeup,
+    ...(ifBusy === undefined ? {} : { ifBusy }),
+    ...(turn === undefined ? {} : { turn }),
+  })
+}
+
+/**
+ * The options of a preset (`followup(x, {ifBusy})`, `steer(x, {ifBusy, turn})`, `inject(x,
+ * {ifBusy})`) merged into its `SendOptions`; the preset itself when none are given.
+ */
+export const parsePresetOptions = (options: unknown, preset: SendOptions, call: string): SendOptions => {
+  if (options === undefined) return preset
+  const schema = preset.target === 'next-step' && preset.wakeup ? steerOptionsSchema : presetOptionsSchema
+  const result = guarded(call, ['options'], () => schema.safeParse(options))
+  if (!result.success) throw new InvalidInputError(call, toInputIssues(result.error, ['options'], options))
+  return parseSendOptions({ ...preset, ...result.data }, call)
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Effect } from '../machine/effects.js'
 import type { Output } from '../machine/outputs.js'
 import type { Reduced } from '../machine/reduce.js'
 import type { Transcript } from '../session/transcript.js'
+import type { Outcomes } from './outcomes.js'
 
 /** What reaches subscribers: live events, and durable events once appended to the transcript. */
 export type Published =
@@ -16,6 +17,8 @@ export type PublishDeps = {
   readonly transcript: Transcript
   /** Runs an effect, in output order (the effect runner's inlet). */
   readonly effect: (effect: Effect) => void
+  /** Settles the fates of messages (R42): told of `settle` outputs and of published events. */
+  readonly outcomes: Outcomes
   /** Called after all outputs of a reduction were delivered (the `whenIdle` check). */
   readonly delivered: (reduction: Reduced) => void
   /** Called once when the reductions end (completion or error), after passing it on. */
@@ -49,8 +52,15 @@ export const publishOutputs =
           for (let i = 0; i < out.length; i++) {
             const o = out[i] as Output
             if (o.kind === 'effect') deps.effect(o.effect)
-            else if (o.kind === 'live') subscriber.next(o)
-            else subscriber.next({ kind: 'event', event: deps.transcript.append(o.draft) })
+            else if (o.kind === 'live') {
+              deps.outcomes.live(o.event)
+              subscriber.next(o)
+            } else if (o.kind === 'durable') {
+              const event = deps.transcript.append(o.draft)
+              deps.outcomes.durable(event)
+              subscriber.next({ kind: 'event', event })
+            } else if (o.kind === 'journal') deps.transcript.journal(o.record)
+            else deps.outcomes.settle(o.id, o.outcome)
           }
           deps.delivered(r)
         },

@@ -52,6 +52,9 @@ export const splitSends = (): OperatorFunction<AcceptedSend, QueueSend | InjectS
               target: options.target,
               wakeup: options.wakeup,
               text,
+              // Always listed, so every queue send has one shape (docs/performance.md).
+              interrupt: options.ifBusy === 'interrupt' ? true : undefined,
+              turn: options.turn,
             }),
           ),
         ),

@@ -24,5 +24,5 @@ export const boundedStore = (store: SessionStore, ms: number, scheduler: Schedul
     },
   }
   if (store.close) bounded.close = () => store.close?.()
-  return bounded
+  return store.inbox ? { ...bounded, inbox: store.inbox } : bounded
 }

@@ -25,7 +25,7 @@ const reason = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('error'), step: z.int().min(0), message: z.string() }),
 ])
 const trigger = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('message'), source: messageSourceSchema }),
+  z.strictObject({ kind: z.literal('message'), source: messageSourceSchema, id: id.optional() }),
   z.strictObject({ kind: z.literal('retry') }),
 ])
 

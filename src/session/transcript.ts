@@ -1,5 +1,6 @@
 import { AgentDisposedError } from '../contracts/errors.js'
 import type { DurableDraft, SessionEvent } from '../contracts/events.js'
+import type { InboxRecord } from '../contracts/inbox.js'
 import type { Message } from '../contracts/messages.js'
 import type { SessionStore } from '../contracts/store.js'
 import { errorText } from '../messages/errorText.js'
@@ -22,6 +23,8 @@ export class Transcript {
   private eventsSnapshot: readonly SessionEvent[] | undefined
   /** How many events the store has accepted. */
   private stored: number
+  /** Inbox journal records the store has not accepted yet (R50): handed over with the events. */
+  private records: InboxRecord[] = []
   /**
    * Set once `dispose()` closes the store (R29, R40): later events stay here only, and whether
    * its final flush failed decides what `session.flush()` says from then on.
@@ -84,6 +87,11 @@ export class Transcript {
    */
   handOver(): void {
     if (this.closed) return this.checkClosed(this.closed)
+    if (this.records.length > 0) {
+      // Kept when the journal throws, and handed over again with the next flush (R40).
+      this.store.inbox?.append(this.records)
+      this.records = []
+    }
     if (this.stored === this.list.length) return
     const batch =
       this.stored === this.list.length - 1
@@ -91,6 +99,14 @@ export class Transcript {
         : this.list.slice(this.stored)
     this.store.append(batch)
     this.stored = this.list.length
+  }
+
+  /**
+   * Buffers a record for the store's inbox journal (R50). It reaches the store with the next flush
+   * (a checkpoint, an append outside a turn, `session.flush()`): a send never waits for the disk.
+   */
+  journal(record: InboxRecord): void {
+    if (!this.closed) this.records.push(record)
   }
 
   /**
@@ -109,7 +125,7 @@ export class Transcript {
   }
 
   private checkClosed(closed: NonNullable<Transcript['closed']>): void {
-    const missing = this.list.length - this.stored
+    const missing = this.list.length - this.stored + this.records.length
     if (missing > 0)
       throw new AgentDisposedError(
         'session.flush()',

@@ -14,7 +14,7 @@ const textsOf = (messages: readonly AgentMessage[]) => messages.map((m) => textO
 
 /**
  * A short, stable label for any live or durable event, for marble value legends and logs:
- * `enqueue(hi,queued)`, `running`, `dequeue(hi)`, `turn/start(1)`, `user(hi)`, `step/start(1.1)`,
+ * `enqueue(hi,queued)`, `running`, `dequeue(hi)`, `discard:removed(hi)`, `replace(hi)`, `turn/start(1)`, `user(hi)`, `step/start(1.1)`,
  * `assistant(Hello)`, `turn/end(1,completed)`, `settled(1,completed)` … Messages show the text
  * of their first block.
  */
@@ -26,7 +26,14 @@ export const label = (event: AgentEvent | SessionEvent): string => {
     case 'agent/inbox/dequeue':
       return `dequeue(${textOf(event.message.content)})`
     case 'agent/inbox/discard':
-      return `discard(${textsOf(event.messages)})`
+      // A cancel's or dispose()'s discard keeps the short form; the others name their reason.
+      return event.reason === 'cancel' || event.reason === 'dispose'
+        ? `discard(${textsOf(event.messages)})`
+        : `discard:${event.reason}(${textsOf(event.messages)})`
+    case 'agent/inbox/replace':
+      return `replace(${textOf(event.message.content)})`
+    case 'agent/inbox/reorder':
+      return `reorder(${event.ids.length})`
     case 'agent/status':
       return event.status
     case 'agent/cancel-requested':

@@ -174,7 +174,7 @@ describe('accept: routing (R4) and the deferred wake (R6)', () => {
       'R29: a followup while dispose() unwinds is accepted, then discarded',
       turning({ abort: { cause: { kind: 'disposed' }, keepInbox: false } }, { disposal: 'disposing' }),
       followup('m2'),
-      ['enqueue(m2,queued)', live({ type: 'agent/inbox/discard', messages: [msg('m2')] })],
+      ['enqueue(m2,queued)', live({ type: 'agent/inbox/discard', messages: [msg('m2')], reason: 'dispose' })],
       {},
     ],
     [

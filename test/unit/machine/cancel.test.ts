@@ -79,7 +79,11 @@ describe('cancel: request, clear, abort (R25, R26)', () => {
       turning({}, { queue: [q('m1'), q('p2', false)], outbox: [S('s1'), C('c1'), S('s2')] }),
       clear('user'),
       [
-        live({ type: 'agent/inbox/discard', messages: [msg('m1'), msg('p2'), msg('s1'), msg('s2')] }),
+        live({
+          type: 'agent/inbox/discard',
+          messages: [msg('m1'), msg('p2'), msg('s1'), msg('s2')],
+          reason: 'cancel',
+        }),
         effect({ kind: 'abort', activity: 1, cause: { kind: 'user' } }),
         'schedule unwind#1',
       ],
@@ -90,7 +94,7 @@ describe('cancel: request, clear, abort (R25, R26)', () => {
       turning({}, { queue: [qt('m1'), q('m2'), qt('m3')] }),
       clear('user'),
       [
-        live({ type: 'agent/inbox/discard', messages: [msg('m1'), msg('m2'), msg('m3')] }),
+        live({ type: 'agent/inbox/discard', messages: [msg('m1'), msg('m2'), msg('m3')], reason: 'cancel' }),
         effect({ kind: 'abort', activity: 1, cause: { kind: 'user' } }),
         'schedule unwind#1',
       ],
@@ -232,7 +236,7 @@ describe('cancel: unwind (R13, R25, R26, R29, V1)', () => {
       'R13: an aborted admission appends a context-only outbox',
       claiming(deciding({ abort: userAbort }), { outbox: [C('c1')] }),
       unwind,
-      ['stop#1', 'user(c1)', 'persist', 'schedule advance#1'],
+      ['stop#1', 'settle(m1,blocked)', 'user(c1)', 'persist', 'schedule advance#1'],
       { window: false, activity: between({ checkpointed: true }), outbox: [] },
     ],
   ]

@@ -193,6 +193,10 @@ const effectLabel = (e: Effect): string => {
 export const show = (o: Output): string => {
   if (o.kind === 'live') return label(o.event)
   if (o.kind === 'durable') return label({ seq: 0, ...o.draft } as SessionEvent)
+  // A fate no event shows: `settle(m1,blocked)`; a journal record: `journal(add m1)`.
+  if (o.kind === 'settle') return `settle(${o.id},${o.outcome.kind})`
+  if (o.kind === 'journal')
+    return `journal(${o.record.op} ${'id' in o.record ? o.record.id : o.record.message.id})`
   return effectLabel(o.effect)
 }
 

@@ -27,7 +27,7 @@ const enqueue = (id: string, agentId = 'a'): AgentEvent =>
 const dequeue = (id: string, agentId = 'a'): AgentEvent =>
   deepFreeze({ type: 'agent/inbox/dequeue', agentId, message: message(id) })
 const discard = (ids: readonly string[], agentId = 'a'): AgentEvent =>
-  deepFreeze({ type: 'agent/inbox/discard', agentId, messages: ids.map(message) })
+  deepFreeze({ type: 'agent/inbox/discard', agentId, messages: ids.map(message), reason: 'cancel' })
 const status = (s: AgentStatus, agentId = 'a'): AgentEvent =>
   deepFreeze({ type: 'agent/status', agentId, status: s })
 

@@ -1,0 +1,95 @@
+import { scheduleWake } from './claim.js'
+import { fifoFrom } from './fifo.js'
+import type { InputOf } from './inputs.js'
+import type { Reduction } from './reduction.js'
+import { activeWork, itemMessage, itemWakes, type OutboxEntry, type QueuedItem } from './state.js'
+import { discard, findWaiting, queueIds } from './waiting.js'
+
+/**
+ * R43: withdraws a waiting item. A queued, parked or steering item gets one `discard` with
+ * reason `removed`; a staged context item, which never had an event, settles without one.
+ */
+export const remove = (r: Reduction, { id }: InputOf<'remove'>): void => {
+  const s = r.state
+  const found = findWaiting(s, id)
+  if (!found) return
+  if (found.in === 'queue') {
+    const item = found.items[found.index] as QueuedItem
+    found.items.splice(found.index, 1)
+    r.setQueue(fifoFrom(found.items), s.waking - (itemWakes(item) ? 1 : 0))
+    return discard(r, [itemMessage(item)], 'removed')
+  }
+  const entry = s.outbox[found.index] as OutboxEntry
+  r.set({ outbox: s.outbox.filter((_, i) => i !== found.index) })
+  if (entry.kind === 'steering') return discard(r, [entry.message], 'removed')
+  r.settle(id, { kind: 'discarded', reason: 'removed' })
+}
+
+/**
+ * R44: changes a waiting item's content and source in place (same id, position, placement). The
+ * input was validated and snapshotted like a send. Queued and steering items publish `replace`.
+ */
+export const replace = (r: Reduction, { message }: InputOf<'replace'>): void => {
+  const s = r.state
+  const found = findWaiting(s, message.id)
+  if (!found) return
+  r.journal({ op: 'replace', message })
+  if (found.in === 'queue') {
+    const item = found.items[found.index] as QueuedItem
+    found.items[found.index] = itemWakes(item) ? message : { parked: message }
+    r.setQueue(fifoFrom(found.items), s.waking)
+    return r.live({ type: 'agent/inbox/replace', agentId: s.agentId, message })
+  }
+  const entry = s.outbox[found.index] as OutboxEntry
+  const next: OutboxEntry =
+    entry.kind === 'steering'
+      ? entry.guard === undefined
+        ? { kind: 'steering', message }
+        : { kind: 'steering', message, guard: entry.guard }
+      : { kind: 'context', data: message }
+  r.set({ outbox: s.outbox.map((e, i) => (i === found.index ? next : e)) })
+  if (entry.kind === 'steering') r.live({ type: 'agent/inbox/replace', agentId: s.agentId, message })
+}
+
+/** R45: moves a queued or parked item to `index` of the resulting queue (clamped). */
+export const move = (r: Reduction, { id, index }: InputOf<'move'>): void => {
+  const s = r.state
+  const found = findWaiting(s, id)
+  if (found?.in !== 'queue') return
+  const { items } = found
+  const [item] = items.splice(found.index, 1)
+  const to = Math.max(0, Math.min(index, items.length))
+  items.splice(to, 0, item as QueuedItem)
+  if (to === found.index) return
+  r.setQueue(fifoFrom(items), s.waking)
+  r.live({ type: 'agent/inbox/reorder', agentId: s.agentId, ids: queueIds(items) })
+  r.journal({ op: 'move', id, index: to })
+}
+
+/**
+ * R46: "steer this queued item now". While the window is open the item leaves the queue and
+ * becomes steering of the active admission or turn (`dequeue`, then `enqueue(steering)`). While
+ * it is closed the item moves to the head of the queue as a waking item, and one wake is
+ * scheduled if none is: it is the next turn.
+ */
+export const promote = (r: Reduction, { id }: InputOf<'promote'>): void => {
+  const s = r.state
+  const found = findWaiting(s, id)
+  if (found?.in !== 'queue') return
+  const { items } = found
+  const [item] = items.splice(found.index, 1) as [QueuedItem]
+  const message = itemMessage(item)
+  const waking = s.waking - (itemWakes(item) ? 1 : 0)
+  if (s.window && activeWork(s)) {
+    r.setQueue(fifoFrom(items), waking)
+    r.set({ outbox: [...s.outbox, { kind: 'steering', message }] })
+    r.live({ type: 'agent/inbox/dequeue', agentId: s.agentId, message })
+    r.live({ type: 'agent/inbox/enqueue', agentId: s.agentId, message, placement: 'steering' })
+    return r.journal({ op: 'promote', id, to: 'steering' })
+  }
+  items.unshift(message)
+  r.setQueue(fifoFrom(items), waking + 1)
+  if (found.index !== 0) r.live({ type: 'agent/inbox/reorder', agentId: s.agentId, ids: queueIds(items) })
+  r.journal({ op: 'promote', id, to: 'head' })
+  scheduleWake(r)
+}
