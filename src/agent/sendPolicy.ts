@@ -35,7 +35,9 @@ export const checkSendPolicy = (
     )
   // Injections are not counted, and nothing is refused while dispose() unwinds (R48).
   if (maxQueued === undefined || s.disposal !== 'none' || !(queued || (steering && options.wakeup))) return
-  let waiting = s.queue.size + pending.queued
+  // The head a claim is dequeuing is shown in the queue but no longer waits (R41, R43).
+  const dequeuing = s.activity?.kind === 'claim' && s.activity.phase === 'opening' ? 1 : 0
+  let waiting = s.queue.size - dequeuing + pending.queued
   for (const entry of s.outbox) if (entry.kind === 'steering') waiting++
   if (waiting >= maxQueued) throw new InboxFullError(call, maxQueued)
 }
