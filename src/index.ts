@@ -113,6 +113,7 @@ export {
 } from './operators/conservationStep.js'
 export { goalState } from './operators/goalState.js'
 export { inboxConservation } from './operators/inboxConservation.js'
+export { inboxView, inboxViewStep } from './operators/inboxView.js'
 export { ofType } from './operators/ofType.js'
 export { statusAlternation } from './operators/statusAlternation.js'
 export { surfaceMessages } from './operators/surfaceMessages.js'

@@ -25,7 +25,15 @@ type Live<T extends string, P> = { readonly type: T; readonly agentId: string } 
 
 export type InboxEnqueueEvent = Live<
   'agent/inbox/enqueue',
-  { readonly message: AgentMessage; readonly placement: InboxPlacement }
+  {
+    readonly message: AgentMessage
+    readonly placement: InboxPlacement
+    /**
+     * Where in the queue the item went when not at its tail: 0 for an interrupting send (R47), 1
+     * for the prompt it interrupted, which goes back behind it.
+     */
+    readonly index?: number
+  }
 >
 export type InboxDequeueEvent = Live<'agent/inbox/dequeue', { readonly message: AgentMessage }>
 export type InboxDiscardEvent = Live<

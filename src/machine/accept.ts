@@ -40,7 +40,9 @@ export const acceptQueued = (r: Reduction, send: InputOf<'queue'>): void => {
   const item = queuedItem(s, message, wakeup, send.text)
   const queue = send.interrupt ? fifoFrom([item, ...fifoToArray(s.queue)]) : fifoPush(s.queue, item)
   r.setQueue(queue, s.waking + (wakeup ? 1 : 0))
-  r.live({ type: 'agent/inbox/enqueue', agentId: s.agentId, message, placement: 'queued' })
+  if (send.interrupt)
+    r.live({ type: 'agent/inbox/enqueue', agentId: s.agentId, message, placement: 'queued', index: 0 })
+  else r.live({ type: 'agent/inbox/enqueue', agentId: s.agentId, message, placement: 'queued' })
   if (s.journaling) {
     const placement = wakeup ? 'queued' : 'parked'
     r.journal(

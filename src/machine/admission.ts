@@ -93,12 +93,9 @@ export const reject = (r: Reduction, claim: Claim, reason: unknown): void => {
 /** An interrupted prompt goes back to the queue right behind the interrupting item (R47). */
 const requeue = (r: Reduction, item: ClaimedItem): void => {
   const items = fifoToArray(r.state.queue)
-  items.splice(Math.min(1, items.length), 0, item)
+  const index = Math.min(1, items.length)
+  items.splice(index, 0, item)
   r.setQueue(fifoFrom(items), r.state.waking + (itemWakes(item) ? 1 : 0))
-  r.live({
-    type: 'agent/inbox/enqueue',
-    agentId: r.state.agentId,
-    message: itemMessage(item),
-    placement: 'queued',
-  })
+  const message = itemMessage(item)
+  r.live({ type: 'agent/inbox/enqueue', agentId: r.state.agentId, message, placement: 'queued', index })
 }

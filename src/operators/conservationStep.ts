@@ -127,15 +127,27 @@ export const conservationStep = (state: ConservationState, event: AgentEvent): C
  * A mutable R30 tracker for one subscription or one fold: the same rule as `conservationStep`,
  * applied in place in O(1) per event. Not exported from the package.
  */
-export const createConservationTracker = (): {
+export const createConservationTracker = (
+  /** Ids outstanding before the first event (items restored on resume, R51), for any agent. */
+  initial: Iterable<AgentMessageId> = [],
+): {
   /** Applies `event`; returns the violation's detail (and applies nothing) if there is one. */
   readonly step: (event: AgentEvent) => string | undefined
   /** The outstanding ids now (live view; agents with nothing outstanding are absent). */
   readonly outstanding: ConservationState
 } => {
   const outstanding = new Map<string, Set<AgentMessageId>>()
+  const restored = new Set(initial)
+  /** A restored id counts as the first agent's own once that agent's events name it. */
+  const adopt = (agentId: string, id: AgentMessageId): boolean => {
+    if (!restored.delete(id)) return false
+    const ids = outstanding.get(agentId)
+    if (ids === undefined) outstanding.set(agentId, new Set([id]))
+    else ids.add(id)
+    return true
+  }
   const isOutstanding = (agentId: string, id: AgentMessageId): boolean =>
-    outstanding.get(agentId)?.has(id) ?? false
+    (outstanding.get(agentId)?.has(id) ?? false) || adopt(agentId, id)
   const step = (event: AgentEvent): string | undefined => {
     const effect = inboxEffect(isOutstanding, event)
     switch (effect.kind) {

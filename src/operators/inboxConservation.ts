@@ -1,6 +1,7 @@
 import { defer, type MonoTypeOperatorFunction, tap } from 'rxjs'
 import { InvariantViolation } from '../contracts/errors.js'
 import type { AgentEvent } from '../contracts/events.js'
+import type { InboxSnapshot } from '../contracts/inbox.js'
 import { createConservationTracker } from './conservationStep.js'
 
 /**
@@ -35,6 +36,11 @@ import { createConservationTracker } from './conservationStep.js'
  * 7. O(1) per event (O(batch) per discard): the state is one mutable `Map` of `Set`s created in
  *    `defer` and never shared, rather than a `scan` over the immutable `conservationStep`, which
  *    would copy a set per event.
+ * 8. `initial`: what was already outstanding before the first event, as an inbox snapshot (the
+ *    queue and staged steering; context has no inbox events). A resumed agent publishes no
+ *    `enqueue` for the items it restored (R51): `inboxConservation({initial: agent.inbox})`.
+ * 9. R30 as amended by inbox control: `replace` and `reorder` change nothing here; an id is
+ *    enqueued again only after its `dequeue` (`promote`, an interrupted admission's prompt).
  *
  * @example
  * ```ts
@@ -43,10 +49,17 @@ import { createConservationTracker } from './conservationStep.js'
  *
  * @returns An operator that mirrors the source and errors at the first R30 violation.
  */
-export function inboxConservation(): MonoTypeOperatorFunction<AgentEvent> {
+export function inboxConservation(
+  options: { readonly initial?: InboxSnapshot } = {},
+): MonoTypeOperatorFunction<AgentEvent> {
+  const initial = options.initial
+    ? [...options.initial.queue, ...options.initial.outbox]
+        .filter((item) => item.placement !== 'context')
+        .map((item) => item.message.id)
+    : []
   return (source) =>
     defer(() => {
-      const tracker = createConservationTracker()
+      const tracker = createConservationTracker(initial)
       return source.pipe(
         tap((event) => {
           const violation = tracker.step(event)
