@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { quote, redact, redactCause, secretsOf } from '../../../src/openai/redact.js'
+import { quote, redact, redactCause, secretsOf } from '../../../src/adapterKit/redact.js'
 
 describe('secretsOf', () => {
   it('takes the key, the credentials of credential headers and the URL password; longest first', () => {
