@@ -373,11 +373,12 @@ describe('fromLanguageModel: failures are ModelRequestErrors', () => {
     expect(error.retryAfterMs).toBe(150)
   })
 
-  it('an APICallError without a status (no answer): status undefined, retrying may help', async () => {
+  it('an APICallError without a status (no answer): status undefined, its message once, retrying may help', async () => {
     const thrown = new APICallError({
       message: 'Cannot connect to API: connect ECONNREFUSED 127.0.0.1:1',
       url: 'http://127.0.0.1:1/v1/messages',
       requestBodyValues: {},
+      cause: new Error('connect ECONNREFUSED 127.0.0.1:1'),
       isRetryable: true,
     })
     const { error } = await failure(throwing(thrown))

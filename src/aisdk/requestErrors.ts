@@ -44,7 +44,8 @@ const retrying = (retryable: boolean) =>
 const apiCallError = (context: ErrorContext, error: ApiCallError, now: number): ModelRequestError => {
   const { secrets } = context
   const url = typeof error.url === 'string' ? quote(error.url, secrets, 200) : 'the provider'
-  const own = quote(describeError(error), secrets, 500)
+  // Its message already names the cause ('Cannot connect to API: connect ECONNREFUSED …').
+  const own = quote(messageOf(error), secrets, 500)
   const cause = redactCause(error, secrets)
   const status = typeof error.statusCode === 'number' ? error.statusCode : undefined
   if (status === undefined)
@@ -59,6 +60,14 @@ const apiCallError = (context: ErrorContext, error: ApiCallError, now: number): 
     body,
     cause,
   })
+}
+
+const messageOf = (error: Error): string => {
+  try {
+    return String(error.message)
+  } catch {
+    return 'an error whose message cannot be read'
+  }
 }
 
 const headersOf = (headers: unknown): Headers => {
