@@ -12,7 +12,9 @@ const folders = {
   goals: ['contracts', 'messages', 'runtime'],
   operators: ['contracts', 'messages', 'session', 'goals'],
   agent: ['contracts', 'messages', 'machine', 'runtime', 'session', 'tools'],
-  openai: ['contracts', 'messages'],
+  adapterKit: ['contracts'],
+  openai: ['contracts', 'messages', 'adapterKit'],
+  aisdk: ['contracts', 'messages', 'adapterKit'],
   testing: ['contracts', 'messages'],
   cli: ['contracts', 'messages', 'entry'],
 }
@@ -38,7 +40,7 @@ module.exports = {
         to: {
           path: [
             ...others.map((f) => `^src/${f}/`),
-            ...(entry ? ['^src/(index|openai|testing|cli)\\.ts$'] : []),
+            ...(entry ? ['^src/(index|openai|aisdk|testing|cli)\\.ts$'] : []),
           ],
         },
       }

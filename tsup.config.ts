@@ -2,7 +2,12 @@ import { defineConfig } from 'tsup'
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', testing: 'src/testing.ts', openai: 'src/openai.ts' },
+    entry: {
+      index: 'src/index.ts',
+      testing: 'src/testing.ts',
+      openai: 'src/openai.ts',
+      aisdk: 'src/aisdk.ts',
+    },
     format: ['esm', 'cjs'],
     dts: true,
     // No source maps in the package: the output is plain, unminified ESM and CommonJS that a

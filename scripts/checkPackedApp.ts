@@ -1,11 +1,13 @@
 /**
  * Part of `npm test`, after the build: what a new user does with the package. It packs the
- * tarball, installs it into a fresh app beside that app's own zod 4 release (4.0.17, the oldest line the peer range allows, not the one
- * steerable is developed with) and the other peer, rxjs, then type-checks the README's tool
- * example (the ```ts block under "## Tools") against the installed types and runs it.
+ * tarball, installs it into a fresh app beside that app's own zod 4 release (4.0.17, the oldest
+ * line the peer range allows, not the one steerable is developed with) and the other peer, rxjs,
+ * then type-checks the README's tool example (the ```ts block under "## Tools") against the
+ * installed types and runs it. Then it adds `@ai-sdk/anthropic` and does the same with the model
+ * example (under "## Models").
  *
- * It needs the npm registry (the app installs zod, rxjs and typescript). STEERABLE_SKIP_PACKED_APP=1
- * skips it, for a machine without one.
+ * It needs the npm registry (the app installs zod, rxjs, typescript and @ai-sdk/anthropic).
+ * STEERABLE_SKIP_PACKED_APP=1 skips it, for a machine without one.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -23,6 +25,16 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8')
 const tools = readme.slice(readme.indexOf('\n## Tools'))
 const example = /```ts\n([\s\S]*?)```/.exec(tools)?.[1]
 if (!example) throw new Error('README.md: no ```ts block under "## Tools"')
+
+const models = readme.slice(readme.indexOf('\n## Models'))
+const modelExample = /```ts\n([\s\S]*?)```/.exec(models)?.[1]
+if (!modelExample) throw new Error('README.md: no ```ts block under "## Models"')
+// The provider package the tests use, so the app gets the release known to work here.
+const anthropic = (
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>
+  }
+).devDependencies['@ai-sdk/anthropic']
 
 const app = mkdtempSync(join(tmpdir(), 'steerable-app-'))
 const sh = (command: string, args: string[], cwd = app) =>
@@ -71,6 +83,28 @@ try {
   if (!output.includes('user → assistant → tool → user → assistant'))
     throw new Error(`the README's tool example printed something else:\n${output}`)
   console.log(`packed app: the README's tool example type-checks and runs with the app's zod ${APP_ZOD}`)
+
+  // Then the app adds an AI SDK provider package (which wants a newer zod): the README's model
+  // example type-checks against steerable/ai-sdk's declarations, libraries included, and runs.
+  // @ai-sdk/provider's own declarations need @types/json-schema when libraries are checked.
+  const adds = [`@ai-sdk/anthropic@${anthropic}`, 'zod@^4.1.8', '@types/json-schema@7']
+  sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...adds])
+  writeFileSync(join(app, 'models.ts'), modelExample)
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({ ...JSON.parse(readFileSync(join(app, 'tsconfig.json'), 'utf8')), files: ['models.ts'] }),
+  )
+  try {
+    sh(join(app, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'])
+  } catch (error) {
+    throw new Error(
+      `the README's model example does not type-check with @ai-sdk/anthropic ${anthropic}:\n${(error as { stdout?: string }).stdout ?? error}`,
+    )
+  }
+  sh(process.execPath, [join(app, 'out', 'models.js')])
+  console.log(
+    `packed app: the README's model example type-checks and runs with @ai-sdk/anthropic ${anthropic}`,
+  )
 } finally {
   rmSync(app, { recursive: true, force: true })
 }

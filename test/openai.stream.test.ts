@@ -5,6 +5,7 @@
  */
 import { TestScheduler } from 'rxjs/testing'
 import { describe, expect, it } from 'vitest'
+import { retryAfterMs } from '../src/adapterKit/retryAfterMs.js'
 import type { ModelEvent } from '../src/index.js'
 import { chatEvents } from '../src/openai/chatEvents.js'
 import {
@@ -13,7 +14,6 @@ import {
   initialChatStream,
   reduceChatStream,
 } from '../src/openai/reduceChatStream.js'
-import { retryAfterMs } from '../src/openai/retryAfterMs.js'
 import { ModelRequestError } from '../src/openai.js'
 
 const deepFreeze = <T>(value: T): T => {

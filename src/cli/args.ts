@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 
 export type CliOptions = {
+  /** An AI SDK provider (`anthropic`, `google` …) whose package the app installed. */
+  readonly provider?: string
   readonly baseURL?: string
   readonly model?: string
   readonly apiKey?: string
@@ -20,6 +22,9 @@ Options:
   --base-url URL     an OpenAI-compatible endpoint (or OPENAI_BASE_URL)
   --model NAME       the model to use there (default gpt-4o-mini)
   --api-key KEY      the API key (or OPENAI_API_KEY)
+  --provider NAME    an AI SDK provider instead: anthropic, openai, google, mistral, groq,
+                     deepseek or xai; needs its package (npm install @ai-sdk/anthropic), --model,
+                     and its key (ANTHROPIC_API_KEY …); --base-url and --api-key go to it
   --session FILE     persist to a JSON Lines file and resume it on the next start
   --events           also print the live lifecycle events
   --demo-speed N     the demo model's pace (default 1; 0.5 gives you twice the time to steer)
@@ -36,6 +41,7 @@ export const parseCliArgs = (argv: readonly string[], env: NodeJS.ProcessEnv): C
   const { values } = parseArgs({
     args: [...argv],
     options: {
+      provider: { type: 'string' },
       'base-url': { type: 'string' },
       model: { type: 'string' },
       'api-key': { type: 'string' },
@@ -51,9 +57,12 @@ export const parseCliArgs = (argv: readonly string[], env: NodeJS.ProcessEnv): C
     throw new TypeError(
       `--demo-speed: expected a number > 0 (1 is the default pace), got ${values['demo-speed']}`,
     )
-  const baseURL = values['base-url'] ?? env.OPENAI_BASE_URL
-  const apiKey = values['api-key'] ?? env.OPENAI_API_KEY
+  // With --provider the key comes from that provider's own variable (src/cli/provider.ts).
+  const openai = values.provider === undefined
+  const baseURL = values['base-url'] ?? (openai ? env.OPENAI_BASE_URL : undefined)
+  const apiKey = values['api-key'] ?? (openai ? env.OPENAI_API_KEY : undefined)
   return {
+    ...(values.provider ? { provider: values.provider } : {}),
     ...(baseURL ? { baseURL } : {}),
     ...(values.model ? { model: values.model } : {}),
     ...(apiKey ? { apiKey } : {}),

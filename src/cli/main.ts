@@ -4,6 +4,7 @@ import { openaiModel } from '../openai.js'
 import { type CliOptions, parseCliArgs, USAGE } from './args.js'
 import { type DemoTimings, demoModel, notesTool } from './demoModel.js'
 import { runLines } from './lines.js'
+import { ProviderSetupError, providerModel } from './provider.js'
 import { runScriptedDemo } from './scriptedDemo.js'
 import { runTty } from './tty.js'
 
@@ -12,11 +13,17 @@ const numberFrom = (value: string | undefined, fallback: number) => {
   return value !== undefined && Number.isFinite(n) && n >= 0 ? n : fallback
 }
 
-/** The demo model is the default; an endpoint or a model name switches to a real one. */
-const chooseModel = (
+/**
+ * The demo model is the default; an endpoint or a model name switches to a real one, and
+ * `--provider` to the model of an AI SDK provider package.
+ */
+const chooseModel = async (
   options: CliOptions,
   timings: DemoTimings,
-): { model: ModelAdapter; tools: ToolDefinition[] } => {
+  env: NodeJS.ProcessEnv,
+): Promise<{ model: ModelAdapter; tools: ToolDefinition[] }> => {
+  if (options.provider !== undefined)
+    return { model: await providerModel({ ...options, provider: options.provider }, env), tools: [] }
   if (options.baseURL === undefined && options.model === undefined) {
     return { model: demoModel(timings), tools: [notesTool(timings)] }
   }
@@ -46,7 +53,15 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     wordMs: numberFrom(env.STEERABLE_DEMO_WORD_MS, 70) / options.demoSpeed,
     toolMs: numberFrom(env.STEERABLE_DEMO_TOOL_MS, 900) / options.demoSpeed,
   }
-  const { model, tools } = chooseModel(options, timings)
+  let chosen: Awaited<ReturnType<typeof chooseModel>>
+  try {
+    chosen = await chooseModel(options, timings, env)
+  } catch (error) {
+    if (!(error instanceof ProviderSetupError)) throw error
+    process.stderr.write(`${error.message}\n`)
+    return 2
+  }
+  const { model, tools } = chosen
   const store = options.session ? fileStore(options.session) : undefined
   for (const warning of store?.warnings ?? []) process.stderr.write(`warning: ${warning}\n`)
   const agent = createAgent({

@@ -1,5 +1,5 @@
 import { asyncScheduler, type MonoTypeOperatorFunction, type SchedulerLike, throwError, timeout } from 'rxjs'
-import { ModelRequestError } from './ModelRequestError.js'
+import { ModelRequestError } from '../adapterKit/ModelRequestError.js'
 
 export type WaitLimits = {
   /** How long the response headers may take to arrive. */

@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser'
-import { ModelRequestError } from './ModelRequestError.js'
+import { ModelRequestError } from '../adapterKit/ModelRequestError.js'
 import type { BodyStart } from './readBodyStart.js'
 
 /** The longest event (or unterminated line) read from a stream: 16 Mi characters. */

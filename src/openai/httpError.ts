@@ -1,7 +1,8 @@
-import { ModelRequestError } from './ModelRequestError.js'
+import { ModelRequestError } from '../adapterKit/ModelRequestError.js'
+import { quote, redactCause } from '../adapterKit/redact.js'
+import { retryAfterMs } from '../adapterKit/retryAfterMs.js'
+import { describeError, statusHint } from '../adapterKit/statusHint.js'
 import type { BodyStart } from './readBodyStart.js'
-import { quote, redactCause } from './redact.js'
-import { retryAfterMs } from './retryAfterMs.js'
 
 /** What every error of one adapter needs: the URL as shown, and the secrets never to quote. */
 export type ErrorContext = { readonly url: string; readonly secrets: readonly string[] }
@@ -24,7 +25,7 @@ export const httpError = (
   const own = serverMessage(text)
   const detail = own === undefined ? quote(text.trim(), secrets, 500, rest) : quote(own, secrets, 500)
   const answered = `openaiModel: POST ${url} answered ${status}${detail ? `: ${detail}` : ''}`
-  const message = answered + hint(response.status, wait)
+  const message = answered + statusHint(response.status, wait)
   return new ModelRequestError(message, {
     status: response.status,
     retryAfterMs: wait,
@@ -40,7 +41,7 @@ export const networkError = (
 ): ModelRequestError => {
   const what = reading ? `the connection broke while reading the answer to POST ${url}` : `POST ${url} failed`
   const fix = reading ? 'retrying the request may help' : 'check baseURL and that the server is reachable'
-  return new ModelRequestError(`openaiModel: ${what}: ${quote(describe(error), secrets, 500)}; ${fix}`, {
+  return new ModelRequestError(`openaiModel: ${what}: ${quote(describeError(error), secrets, 500)}; ${fix}`, {
     cause: redactCause(error, secrets),
   })
 }
@@ -66,14 +67,6 @@ export const notEventStreamError = (
   )
 }
 
-const hint = (status: number, wait: number | undefined): string => {
-  if (status === 401 || status === 403) return ' (check apiKey and headers)'
-  if (status === 404) return ' (check baseURL and model)'
-  if (status === 429 || status >= 500)
-    return wait === undefined ? ' (retry later)' : ` (retry after ${Math.ceil(wait)} ms)`
-  return ''
-}
-
 /** The server's own message when the body is a JSON error. */
 const serverMessage = (text: string): string | undefined => {
   let json: unknown
@@ -91,17 +84,3 @@ const serverMessage = (text: string): string | undefined => {
 
 const record = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined
-
-/**
- * `fetch failed (connect ECONNREFUSED 127.0.0.1:1)`: undici hides the useful part in `cause`. A
- * custom fetch may reject with anything, even a value that throws when read.
- */
-const describe = (error: unknown): string => {
-  try {
-    if (!(error instanceof Error)) return String(error)
-    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : ''
-    return `${error.message}${cause}`
-  } catch {
-    return 'a value that cannot be read'
-  }
-}

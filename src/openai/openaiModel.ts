@@ -1,4 +1,5 @@
 import { concatMap, defer } from 'rxjs'
+import { redact, secretsOf } from '../adapterKit/redact.js'
 import type { ModelAdapter } from '../contracts/model.js'
 import { boundWaits } from './boundWaits.js'
 import { chatEvents } from './chatEvents.js'
@@ -6,7 +7,6 @@ import { chatRequestBody } from './chatRequestBody.js'
 import { checkOptions } from './checkOptions.js'
 import type { OpenAIModelOptions } from './options.js'
 import { postEventStream } from './postEventStream.js'
-import { redact, secretsOf } from './redact.js'
 
 const defaultBaseURL = 'https://api.openai.com/v1'
 /**

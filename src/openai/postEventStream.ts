@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs'
+import { ModelRequestError } from '../adapterKit/ModelRequestError.js'
 import { eventStreamBody } from './eventStreamBody.js'
 import { type ErrorContext, httpError, networkError, notEventStreamError } from './httpError.js'
-import { ModelRequestError } from './ModelRequestError.js'
 import { type BodyStart, readBodyStart } from './readBodyStart.js'
 
 export type PostInit = {

@@ -1,4 +1,4 @@
-import type { Rest } from './redact.js'
+import type { Rest } from '../adapterKit/redact.js'
 
 /** The start of a response body, and what is known of the rest. */
 export type BodyStart = {

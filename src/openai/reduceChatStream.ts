@@ -1,8 +1,8 @@
+import { ModelRequestError } from '../adapterKit/ModelRequestError.js'
+import { quote } from '../adapterKit/redact.js'
 import type { Usage } from '../contracts/messages.js'
 import type { FinishReason, ModelEvent } from '../contracts/model.js'
 import { type ChatChunk, chatChunkSchema, type ToolCallDelta } from './chatChunkSchema.js'
-import { ModelRequestError } from './ModelRequestError.js'
-import { quote } from './redact.js'
 
 /** A tool call being assembled from its deltas; `index` is the server's slot for it. */
 type ToolCallDraft = {

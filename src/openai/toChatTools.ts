@@ -1,9 +1,9 @@
+import { withoutSchemaKey } from '../adapterKit/withoutSchemaKey.js'
 import type { ToolSpec } from '../contracts/model.js'
 import type { ChatTool } from './wire.js'
 
 /**
- * Tool specs as Chat Completions function tools. The top-level `$schema` that `z.toJSONSchema`
- * adds is dropped: the model gains nothing from it and some compatible servers refuse it.
+ * Tool specs as Chat Completions function tools, without the top-level `$schema`.
  */
 export const toChatTools = (tools: readonly ToolSpec[]): ChatTool[] =>
   tools.map((tool) => ({
@@ -14,9 +14,3 @@ export const toChatTools = (tools: readonly ToolSpec[]): ChatTool[] =>
       parameters: withoutSchemaKey(tool.parameters),
     },
   }))
-
-const withoutSchemaKey = (parameters: unknown): unknown => {
-  if (typeof parameters !== 'object' || parameters === null || !('$schema' in parameters)) return parameters
-  const { $schema: _, ...rest } = parameters as Record<string, unknown>
-  return rest
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { quote, redact, redactCause, secretsOf } from '../../../src/openai/redact.js'
+import { environmentSecrets, quote, redact, redactCause, secretsOf } from '../../../src/adapterKit/redact.js'
 
 describe('secretsOf', () => {
   it('takes the key, the credentials of credential headers and the URL password; longest first', () => {
@@ -50,5 +50,33 @@ describe('redactCause', () => {
     revoke()
     expect(redactCause(proxy, ['sk-1'])).toBe(proxy)
     expect(redactCause(null, ['sk-1'])).toBe(null)
+  })
+
+  it('keeps clean data as it is, and replaces data that holds a secret by a copy of its redacted JSON', () => {
+    const clean = { type: 'overloaded_error', message: 'Overloaded' }
+    expect(redactCause(clean, ['sk-1'])).toBe(clean)
+    const dirty = { type: 'authentication_error', message: 'invalid key sk-1', nested: ['sk-1'] }
+    expect(redactCause(dirty, ['sk-1'])).toEqual({
+      type: 'authentication_error',
+      message: 'invalid key [redacted]',
+      nested: ['[redacted]'],
+    })
+    const cyclic: Record<string, unknown> = {}
+    cyclic.self = cyclic
+    expect(redactCause(cyclic, ['sk-1'])).toBeUndefined()
+  })
+})
+
+describe('environmentSecrets', () => {
+  it('takes the values of variables named like credentials, 8 characters or more', () => {
+    const env = {
+      ANTHROPIC_API_KEY: 'sk-ant-0123456789',
+      HF_TOKEN: ' hf_abcdefgh ',
+      AWS_SECRET_ACCESS_KEY: 'short',
+      HOME: '/root/with/a/long/path',
+      DB_PASSWORD: 'correct horse',
+      UNSET_KEY: undefined,
+    }
+    expect(environmentSecrets(env)).toEqual(['sk-ant-0123456789', 'hf_abcdefgh', 'correct horse'])
   })
 })

@@ -35,14 +35,34 @@ export const secretsOf = (
       credentialName.test(name) ? [credentialsOf(name, value.trim())] : [],
     ),
     ...urlCredentials(url),
-  ].filter((secret) => secret !== '')
-  const forms = raw.flatMap((secret) => [
-    secret,
-    JSON.stringify(secret).slice(1, -1),
-    encodeURIComponent(secret),
-  ])
+  ]
+  return secretForms(raw)
+}
+
+/**
+ * Each secret as sent and in the escaped forms an echo may use (JSON, URL encoding), without
+ * duplicates or empty strings, longest first, so that a secret that contains another is blotted
+ * out whole.
+ */
+export const secretForms = (raw: readonly string[]): readonly string[] => {
+  const forms = raw
+    .filter((secret) => secret !== '')
+    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])
   return [...new Set(forms)].sort((a, b) => b.length - a.length)
 }
+
+/**
+ * The values of the environment variables that hold credentials by their name
+ * (`ANTHROPIC_API_KEY`, `GOOGLE_GENERATIVE_AI_API_KEY`, `AWS_SECRET_ACCESS_KEY`, `HF_TOKEN` …):
+ * where provider packages read their keys from when the app passes none. Values shorter than 8
+ * characters are left out; they are no keys, and blotting them out would garble messages.
+ */
+export const environmentSecrets = (env: Readonly<Record<string, string | undefined>>): string[] =>
+  Object.entries(env).flatMap(([name, value]) =>
+    /key|token|secret|passw|credential/i.test(name) && value !== undefined && value.trim().length >= 8
+      ? [value.trim()]
+      : [],
+  )
 
 /** The password of `http://user:password@host/…`, as written and decoded. */
 const urlCredentials = (url: string): string[] => {
@@ -85,15 +105,18 @@ export const quote = (
 }
 
 /**
- * An error from outside code (a fetch's rejection) fit to keep as a `cause`: the same value when
- * no message in its cause chain holds a secret, else a copy of each link with its message redacted
- * (same prototype, so `instanceof` still holds; same `name` and `code`; a new stack). A value that cannot be
- * read (a revoked Proxy, a throwing getter) is kept as it is: it cannot hold anything this adapter put there.
+ * An error from outside code (a fetch's rejection, a provider's error) fit to keep as a `cause`: the
+ * same value when no message in its cause chain holds a secret, else a copy of each link with its
+ * message redacted (same prototype, so `instanceof` still holds; same `name` and `code`; a new
+ * stack). A plain object (a provider's error part) is kept when its JSON holds no secret, else
+ * replaced by a copy made from its redacted JSON. A value that cannot be read (a revoked Proxy, a
+ * throwing getter) is kept as it is: it cannot hold anything this adapter put there.
  */
 export const redactCause = (error: unknown, secrets: readonly string[], depth = 0): unknown => {
   try {
     if (typeof error === 'string') return redact(error, secrets)
-    if (!(error instanceof Error) || depth > 8) return error
+    if (depth > 8) return error
+    if (!(error instanceof Error)) return redactData(error, secrets)
     const cause = redactCause(error.cause, secrets, depth + 1)
     const message = String(error.message)
     if (cause === error.cause && redact(message, secrets) === message) return error
@@ -106,4 +129,18 @@ export const redactCause = (error: unknown, secrets: readonly string[], depth = 
   } catch {
     return error
   }
+}
+
+/** Data that is not an `Error`: the same value, or a copy from its redacted JSON when that differs. */
+const redactData = (value: unknown, secrets: readonly string[]): unknown => {
+  if (typeof value !== 'object' || value === null) return value
+  let json: string | undefined
+  try {
+    json = JSON.stringify(value)
+  } catch {
+    return undefined // a cycle or a BigInt: nothing that can be checked is kept
+  }
+  if (json === undefined) return value
+  const clean = redact(json, secrets)
+  return clean === json ? value : JSON.parse(clean)
 }

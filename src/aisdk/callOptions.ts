@@ -1,0 +1,25 @@
+import type { JSONSchema7, LanguageModelV4CallOptions, LanguageModelV4FunctionTool } from '@ai-sdk/provider'
+import { withoutSchemaKey } from '../adapterKit/withoutSchemaKey.js'
+import type { ModelRequest, ToolSpec } from '../contracts/model.js'
+import type { FromLanguageModelOptions } from './options.js'
+import { toPrompt } from './toPrompt.js'
+
+const toTool = (tool: ToolSpec): LanguageModelV4FunctionTool => ({
+  type: 'function',
+  name: tool.name,
+  description: tool.description,
+  inputSchema: withoutSchemaKey(tool.parameters) as JSONSchema7,
+})
+
+/**
+ * The options of one `doStream` call, without the abort signal: the app's call settings, then the
+ * request's prompt and its tools as JSON Schema function tools (none: no `tools` key).
+ */
+export const callOptionsOf = (
+  request: ModelRequest,
+  options: FromLanguageModelOptions,
+): Omit<LanguageModelV4CallOptions, 'abortSignal'> => ({
+  ...options.callOptions,
+  prompt: toPrompt(request.system, request.messages),
+  ...(request.tools.length > 0 ? { tools: request.tools.map(toTool) } : {}),
+})

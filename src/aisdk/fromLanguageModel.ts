@@ -1,0 +1,103 @@
+import { concatMap, defer, endWith, map, scan, takeWhile, throwError } from 'rxjs'
+import { environmentSecrets, secretForms, secretsOf } from '../adapterKit/redact.js'
+import type { ModelAdapter } from '../contracts/model.js'
+import { callOptionsOf } from './callOptions.js'
+import type { FromLanguageModelOptions, LanguageModel } from './options.js'
+import { initialParts, type PartsInput, type PartsStep, reduceStreamParts } from './reduceStreamParts.js'
+import { callError, type ErrorContext, partError, readError, streamError } from './requestErrors.js'
+import { streamParts } from './streamParts.js'
+
+/**
+ * A model adapter for a language model of any AI SDK provider package: `@ai-sdk/anthropic`,
+ * `@ai-sdk/google`, `@ai-sdk/openai`, `@ai-sdk/mistral`, Amazon Bedrock, community providers such
+ * as Ollama's. It speaks the provider interface (`LanguageModelV4`, or `V3` of the ai 6
+ * generation) directly: the `ai` package is not needed, and `@ai-sdk/provider` only for types.
+ *
+ * 1. Each request calls `model.doStream` with the system text, the messages (user text, assistant
+ *    text and tool calls, tool results), the tools as JSON Schema function tools, the app's
+ *    `callOptions`, and an abort signal that follows the request's.
+ * 2. Text and reasoning stream as deltas; tool calls come complete, their input the raw JSON
+ *    string; `finish` carries the reason (`length` is `max-tokens`) and the usage totals.
+ * 3. Every failure is a `ModelRequestError`, the same class as `steerable/openai`'s: a thrown
+ *    `APICallError` keeps its `status`, `retryAfterMs` (from `retry-after-ms` or `retry-after`)
+ *    and the start of the body; an `error` part, a broken stream, a stream that ends before
+ *    `finish`, or a finish for `error`, `interrupted` or `content-filter` have `status: undefined`.
+ *    A `requestError` hook may inspect it and call `agent.retry()`.
+ * 4. An abort of the request's signal aborts the provider's call and errors with the signal's
+ *    reason; unsubscribing aborts it too.
+ * 5. Nothing happens until the returned Observable is subscribed; each subscription is one call.
+ * 6. No error quotes the API key: what a provider or server echoes back is redacted
+ *    (`[redacted]`) for the `secrets` option, credential headers in `callOptions.headers` and the
+ *    environment variables named like credentials (`ANTHROPIC_API_KEY` …).
+ *
+ * ```ts sketch
+ * import { anthropic } from '@ai-sdk/anthropic'
+ * const agent = createAgent({ model: fromLanguageModel(anthropic('claude-sonnet-4-5')) })
+ * ```
+ *
+ * @throws TypeError when `model` is not a provider's language model of version 3 or 4 (a model id
+ *   string, a version 2 model of the ai 5 generation).
+ */
+export const fromLanguageModel = (
+  model: LanguageModel,
+  options: FromLanguageModelOptions = {},
+): ModelAdapter => {
+  checkModel(model)
+  const headers = Object.fromEntries(
+    Object.entries(options.callOptions?.headers ?? {}).filter(
+      (e): e is [string, string] => typeof e[1] === 'string',
+    ),
+  )
+  const env = typeof process === 'object' ? (process.env ?? {}) : {}
+  const secrets = secretForms([
+    ...(options.secrets ?? []),
+    ...secretsOf(undefined, headers, ''),
+    ...environmentSecrets(env),
+  ])
+  const context: ErrorContext = { model: `${model.provider} ${model.modelId}`, secrets }
+  return (request) =>
+    defer(() =>
+      streamParts({
+        model,
+        options: callOptionsOf(request, options),
+        signal: request.signal,
+        callError: (error) => callError(context, error, Date.now()),
+        readError: (error) => readError(context, error),
+      }),
+    ).pipe(
+      map((part): PartsInput => ({ type: 'part', part })),
+      endWith<PartsInput>({ type: 'end' }),
+      scan<PartsInput, PartsStep>((step, input) => reduceStreamParts(step.state, input), {
+        state: initialParts,
+        events: [],
+      }),
+      takeWhile((step) => !step.state.done, true),
+      concatMap(({ events, failure }) => {
+        if (failure === undefined) return events
+        const error =
+          failure.kind === 'error-part'
+            ? partError(context, failure.error, Date.now())
+            : streamError(context, failure.text)
+        return throwError(() => error)
+      }),
+    )
+}
+
+const checkModel = (model: unknown): void => {
+  const m = model as { specificationVersion?: unknown; doStream?: unknown } | null
+  if (typeof model === 'string')
+    throw new TypeError(
+      `fromLanguageModel(): got the model id '${model}'; pass the model of a provider package, ` +
+        `for example anthropic('claude-sonnet-4-5') from '@ai-sdk/anthropic'`,
+    )
+  if (typeof m !== 'object' || m === null || typeof m.doStream !== 'function')
+    throw new TypeError(
+      'fromLanguageModel(): expected a language model of an AI SDK provider package (an object with ' +
+        `doStream), for example anthropic('claude-sonnet-4-5') from '@ai-sdk/anthropic'`,
+    )
+  if (m.specificationVersion !== 'v4' && m.specificationVersion !== 'v3')
+    throw new TypeError(
+      `fromLanguageModel(): this model implements the provider interface ${String(m.specificationVersion)}; ` +
+        'versions v3 (ai 6) and v4 (ai 7) are supported: update the provider package',
+    )
+}

@@ -1,0 +1,134 @@
+import { ModelRequestError } from '../adapterKit/ModelRequestError.js'
+import { quote, redactCause } from '../adapterKit/redact.js'
+import { retryAfterMs } from '../adapterKit/retryAfterMs.js'
+import { describeError, statusHint } from '../adapterKit/statusHint.js'
+
+/** What every error of one adapter needs: the model as errors name it, and the secrets never to quote. */
+export type ErrorContext = { readonly model: string; readonly secrets: readonly string[] }
+
+/** The fields of the AI SDK's `APICallError` that an error of ours keeps. */
+type ApiCallError = Error & {
+  readonly url?: unknown
+  readonly statusCode?: unknown
+  readonly responseHeaders?: unknown
+  readonly responseBody?: unknown
+  readonly isRetryable?: unknown
+}
+
+/**
+ * `APICallError.isInstance` without loading `@ai-sdk/provider`: the AI SDK marks its errors with a
+ * `Symbol.for` key, which holds across copies of the package.
+ */
+const isApiCallError = (error: unknown): error is ApiCallError => {
+  try {
+    const marker = Symbol.for('vercel.ai.error.AI_APICallError')
+    return error instanceof Error && (error as { [marker]?: unknown })[marker] === true
+  } catch {
+    return false
+  }
+}
+
+const fail = (
+  context: ErrorContext,
+  text: string,
+  details: ConstructorParameters<typeof ModelRequestError>[1] = {},
+) => new ModelRequestError(`fromLanguageModel(${context.model}): ${text}`, details)
+
+const retrying = (retryable: boolean) =>
+  retryable ? 'retrying the request may help' : 'retrying will not help'
+
+/**
+ * An `APICallError`: the provider's answer (status, how long to wait, the start of the body, a hint
+ * at the usual fix) or a request that got no answer (`status: undefined`).
+ */
+const apiCallError = (context: ErrorContext, error: ApiCallError, now: number): ModelRequestError => {
+  const { secrets } = context
+  const url = typeof error.url === 'string' ? quote(error.url, secrets, 200) : 'the provider'
+  // Its message already names the cause ('Cannot connect to API: connect ECONNREFUSED …').
+  const own = quote(messageOf(error), secrets, 500)
+  const cause = redactCause(error, secrets)
+  const status = typeof error.statusCode === 'number' ? error.statusCode : undefined
+  if (status === undefined)
+    return fail(context, `the request to ${url} failed: ${own}; ${retrying(error.isRetryable !== false)}`, {
+      cause,
+    })
+  const wait = retryAfterMs(headersOf(error.responseHeaders), now)
+  const body = typeof error.responseBody === 'string' ? quote(error.responseBody, secrets, 500) : undefined
+  return fail(context, `${url} answered ${status}: ${own}${statusHint(status, wait)}`, {
+    status,
+    retryAfterMs: wait,
+    body,
+    cause,
+  })
+}
+
+const messageOf = (error: Error): string => {
+  try {
+    return String(error.message)
+  } catch {
+    return 'an error whose message cannot be read'
+  }
+}
+
+const headersOf = (headers: unknown): Headers => {
+  const out = new Headers()
+  if (typeof headers !== 'object' || headers === null) return out
+  for (const [name, value] of Object.entries(headers))
+    if (typeof value === 'string') {
+      try {
+        out.set(name, value)
+      } catch {
+        // A name or value that HTTP refuses: not one the retry headers need.
+      }
+    }
+  return out
+}
+
+/**
+ * What `doStream` threw or rejected with: an `APICallError`, or anything else (a missing API key,
+ * a prompt the provider cannot send), which a retry will not mend.
+ */
+export const callError = (context: ErrorContext, error: unknown, now: number): ModelRequestError =>
+  isApiCallError(error)
+    ? apiCallError(context, error, now)
+    : fail(context, `${quote(describeError(error), context.secrets, 500)}; retrying will not help`, {
+        cause: redactCause(error, context.secrets),
+      })
+
+/**
+ * An `error` part of the stream: an `APICallError`, or what the provider reported mid-stream (an
+ * object such as Anthropic's `{type: 'overloaded_error', message}`, a chunk it could not parse).
+ */
+export const partError = (context: ErrorContext, error: unknown, now: number): ModelRequestError =>
+  isApiCallError(error)
+    ? apiCallError(context, error, now)
+    : fail(
+        context,
+        `the provider reported an error mid-stream: ${quote(reported(error), context.secrets, 500)}; ` +
+          'retrying the request may help',
+        { cause: redactCause(error, context.secrets) },
+      )
+
+/** The text of a reported error: `type: message` of an error object, else its JSON. */
+const reported = (error: unknown): string => {
+  try {
+    if (error instanceof Error || typeof error !== 'object' || error === null) return describeError(error)
+    const { type, message } = error as { type?: unknown; message?: unknown }
+    if (typeof message === 'string') return typeof type === 'string' ? `${type}: ${message}` : message
+    return JSON.stringify(error) ?? String(error)
+  } catch {
+    return 'a value that cannot be read'
+  }
+}
+
+/** The stream broke while it was read (a dropped connection). */
+export const readError = (context: ErrorContext, error: unknown): ModelRequestError =>
+  fail(
+    context,
+    `the stream broke while reading the answer: ${quote(describeError(error), context.secrets, 500)}; ` +
+      'retrying the request may help',
+    { cause: redactCause(error, context.secrets) },
+  )
+
+/** A stream that the adapter could not take as an answer: it says why. */
+export const streamError = (context: ErrorContext, text: string): ModelRequestError => fail(context, text)

@@ -1,0 +1,89 @@
+import type {
+  LanguageModelV4Message,
+  LanguageModelV4Prompt,
+  LanguageModelV4TextPart,
+  LanguageModelV4ToolCallPart,
+} from '@ai-sdk/provider'
+import type { ContentBlock, Message } from '../contracts/messages.js'
+
+const texts = (content: readonly ContentBlock[]) =>
+  content.flatMap((block) => (block.type === 'text' ? [{ type: 'text' as const, text: block.text }] : []))
+
+/**
+ * A tool result as the one text a provider takes: text blocks as they are, any other block as its
+ * JSON, so nothing the tool returned is silently lost.
+ */
+const resultText = (content: readonly ContentBlock[]): string =>
+  content.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('\n')
+
+/**
+ * The arguments of a past call as the object providers send back. Arguments that were not JSON
+ * (the tool answered `INVALID_ARGUMENTS`) go as `{}`: providers such as Anthropic refuse anything
+ * but an object, and refusing the whole history would fail every later step of the session.
+ */
+const inputOf = (json: string): unknown => {
+  try {
+    return JSON.parse(json)
+  } catch {
+    return {}
+  }
+}
+
+const toMessage = (message: Message, toolNames: ReadonlyMap<string, string>): LanguageModelV4Message[] => {
+  switch (message.role) {
+    case 'user':
+      return [{ role: 'user', content: texts(message.content) }]
+    case 'assistant':
+      // Reasoning is not sent back: providers that replay it need their own signatures for it.
+      return [
+        {
+          role: 'assistant',
+          content: message.content.flatMap(
+            (block): (LanguageModelV4TextPart | LanguageModelV4ToolCallPart)[] => {
+              if (block.type === 'text') return [{ type: 'text' as const, text: block.text }]
+              if (block.type !== 'tool-call') return []
+              const input = block.arguments === '' ? {} : inputOf(block.arguments)
+              return [{ type: 'tool-call' as const, toolCallId: block.id, toolName: block.name, input }]
+            },
+          ),
+        },
+      ]
+    case 'tool':
+      return [
+        {
+          role: 'tool',
+          content: message.content.flatMap((block) =>
+            block.type === 'tool-result'
+              ? [
+                  {
+                    type: 'tool-result' as const,
+                    toolCallId: block.toolCallId,
+                    // Providers need the tool's name beside the result; our results name only the call.
+                    toolName: toolNames.get(block.toolCallId) ?? '',
+                    output: {
+                      type: block.isError ? ('error-text' as const) : ('text' as const),
+                      value: resultText(block.content),
+                    },
+                  },
+                ]
+              : [],
+          ),
+        },
+      ]
+  }
+}
+
+/**
+ * The conversation as an AI SDK prompt: the system text first, then user text, assistant text and
+ * tool calls, and tool results (as text, or error text for an `isError` result). The parts used
+ * are the same in versions 3 and 4 of the provider interface.
+ */
+export const toPrompt = (system: string | undefined, messages: readonly Message[]): LanguageModelV4Prompt => {
+  const toolNames = new Map<string, string>()
+  for (const message of messages)
+    for (const block of message.content) if (block.type === 'tool-call') toolNames.set(block.id, block.name)
+  return [
+    ...(system === undefined ? [] : [{ role: 'system' as const, content: system }]),
+    ...messages.flatMap((message) => toMessage(message, toolNames)),
+  ]
+}
