@@ -50,7 +50,7 @@ export const fileStore = (path: string): FileStore => {
       ? error
       : storeError(path, 'open the session log for reading and writing', error)
   }
-  const events: SessionEvent[] = contents.events
+  const events: SessionEvent[] = contents.values
   let durableBytes = contents.validBytes
   let pending: string[] = contents.missingNewline ? ['\n'] : []
   let writing = false
