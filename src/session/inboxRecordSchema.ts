@@ -59,12 +59,3 @@ export const inboxRecordSchema = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('promote'), id, to: z.enum(['steering', 'head']) }),
   z.strictObject({ op: z.literal('settle'), id, outcome }),
 ]) as unknown as z.ZodType<InboxRecord>
-
-/** What is wrong with `value` as an inbox record, or `undefined` when it is one. */
-export const inboxRecordProblem = (value: unknown): string | undefined => {
-  const result = inboxRecordSchema.safeParse(value)
-  if (result.success) return undefined
-  const issue = result.error.issues[0]
-  const where = issue?.path.length ? `${issue.path.join('.')}: ` : ''
-  return `${where}${issue?.message ?? 'invalid record'}`
-}

@@ -1,0 +1,28 @@
+import { fsync, fsyncSync, write, writeSync } from 'node:fs'
+
+/**
+ * Writes `data` at `position` of the file open at `fd`, looping over partial writes, then fsyncs;
+ * `done` gets the first error, or `null` once the bytes are durable. Asynchronous (callbacks, no
+ * Promise), so a store's `flush()` can wrap it in an Observable.
+ */
+export const writeDurably = (
+  fd: number,
+  data: Buffer,
+  position: number,
+  done: (error: Error | null) => void,
+): void => {
+  const from = (offset: number) => {
+    if (offset === data.length) return fsync(fd, done)
+    write(fd, data, offset, data.length - offset, position + offset, (error, written) =>
+      error ? done(error) : from(offset + written),
+    )
+  }
+  from(0)
+}
+
+/** `writeDurably`'s synchronous twin, for `close()`: throws the first error. */
+export const writeDurablySync = (fd: number, data: Buffer, position: number): void => {
+  for (let offset = 0; offset < data.length; )
+    offset += writeSync(fd, data, offset, data.length - offset, position + offset)
+  fsyncSync(fd)
+}
