@@ -16,7 +16,7 @@ import { compactRecords, rewriteAtomically, syncDirectory } from './compactJourn
 import { checkRecordLine, journalLine } from './journalLine.js'
 import { readJsonLines } from './readLog.js'
 import { deliveredIds, replayJournal } from './replayJournal.js'
-import { type SessionStoreError, storeError } from './storeErrors.js'
+import { SessionLogError, type SessionStoreError, storeError } from './storeErrors.js'
 import { writeDurably, writeDurablySync } from './writeDurably.js'
 
 /** The inbox journal of the session log at `logPath`: the sibling file `<logPath>.inbox`. */
@@ -78,7 +78,7 @@ export const openInboxJournal = (logPath: string, events: readonly SessionEvent[
       }
     } catch (error) {
       if (fd !== undefined) closeSync(fd)
-      throw fail(`open its inbox journal ${file}`)(error)
+      throw error instanceof SessionLogError ? error : fail(`open its inbox journal ${file}`)(error)
     }
   }
   /** Records from this index on have no line yet; the lines made and not yet durable wait. */

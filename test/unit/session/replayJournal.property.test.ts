@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { InboxRecord, Outcome } from '../../../src/contracts/inbox.js'
 import { compactRecords } from '../../../src/session/compactJournal.js'
 import { replayJournal } from '../../../src/session/replayJournal.js'
-import { add, move, promote, removed, replace, settle, view } from './journalFixtures.js'
+import { add, move, promote, removed, replace, settle, view } from '../../support/inboxRecords.js'
 
 const names = ['A', 'B', 'C', 'D', 'E', 'F']
 const name = fc.constantFrom(...names)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../../../src/contracts/events.js'
 import type { InboxRecord } from '../../../src/contracts/inbox.js'
 import { deliveredIds, replayJournal } from '../../../src/session/replayJournal.js'
-import { add, id, message, move, promote, replace, settle, view } from './journalFixtures.js'
+import { add, id, message, move, promote, replace, settle, view } from '../../support/inboxRecords.js'
 
 type Expected = { queue?: string[]; outbox?: string[]; settled?: string[] }
 type Row = readonly [

@@ -1,6 +1,6 @@
-import type { InboxItemPlacement, InboxRecord, Outcome } from '../../../src/contracts/inbox.js'
-import type { AgentMessage, AgentMessageId } from '../../../src/contracts/messages.js'
-import type { JournalReplay } from '../../../src/session/replayJournal.js'
+import type { InboxItemPlacement, InboxRecord, Outcome } from '../../src/contracts/inbox.js'
+import type { AgentMessage, AgentMessageId } from '../../src/contracts/messages.js'
+import type { JournalReplay } from '../../src/session/replayJournal.js'
 
 export const id = (name: string) => name as AgentMessageId
 export const message = (name: string, text = name): AgentMessage => ({
