@@ -2,6 +2,7 @@ import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } fro
 import { dirname } from 'node:path'
 import type { InboxRecord } from '../contracts/inbox.js'
 import type { JournalReplay } from './replayJournal.js'
+import { syncDirectory } from './writeDurably.js'
 
 /**
  * The shortest journal that folds (`replayJournal`) to `replay` again, and to the same result as
@@ -63,16 +64,6 @@ export const rewriteAtomically = (target: string, temp: string, lines: Iterable<
     if (fd !== undefined) closeSync(fd)
     if (!renamed) removeQuietly(temp)
     throw error
-  }
-}
-
-/** Makes the directory's entries (a created or renamed file) durable. */
-export const syncDirectory = (dir: string): void => {
-  const fd = openSync(dir, 'r')
-  try {
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
   }
 }
 

@@ -1,23 +1,13 @@
-import {
-  close,
-  closeSync,
-  constants,
-  fstatSync,
-  fsync,
-  ftruncateSync,
-  open,
-  openSync,
-  unlinkSync,
-} from 'node:fs'
+import { closeSync, constants, fstatSync, ftruncateSync, open, openSync, unlinkSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { SessionEvent } from '../contracts/events.js'
 import type { InboxJournal, InboxRecord } from '../contracts/inbox.js'
-import { compactRecords, rewriteAtomically, syncDirectory } from './compactJournal.js'
+import { compactRecords, rewriteAtomically } from './compactJournal.js'
 import { checkRecordLine, journalLine } from './journalLine.js'
 import { readJsonLines } from './readLog.js'
 import { deliveredIds, replayJournal } from './replayJournal.js'
 import { SessionLogError, type SessionStoreError, storeError } from './storeErrors.js'
-import { writeDurably, writeDurablySync } from './writeDurably.js'
+import { syncDirectory, syncDirectoryAsync, writeDurably, writeDurablySync } from './writeDurably.js'
 
 /** The inbox journal of the session log at `logPath`: the sibling file `<logPath>.inbox`. */
 export const inboxJournalPath = (logPath: string): string => `${logPath}.inbox`
@@ -180,16 +170,9 @@ const rewrite = (file: string, temp: string, records: InboxRecord[], fail: (e: u
  * directory is fsynced so that a created file's name is durable too.
  */
 const createAndSync = (file: string, fd: number | undefined, done: (e: Error | null, fd: number) => void) => {
-  const synced = (opened: number) =>
-    open(dirname(file), 'r', (error, dir) => {
-      if (error) return done(error, opened)
-      syncAndClose(dir, (failure) => done(failure, opened))
-    })
+  const synced = (opened: number) => syncDirectoryAsync(dirname(file), (error) => done(error, opened))
   if (fd !== undefined) return synced(fd)
   open(file, constants.O_RDWR | constants.O_CREAT, 0o666, (error, opened) =>
     error ? done(error, -1) : synced(opened),
   )
 }
-
-const syncAndClose = (dir: number, done: (error: Error | null) => void) =>
-  fsync(dir, (error) => close(dir, (closeError) => done(error ?? closeError ?? null)))

@@ -1,4 +1,4 @@
-import { fsync, fsyncSync, write, writeSync } from 'node:fs'
+import { close, closeSync, fsync, fsyncSync, open, openSync, write, writeSync } from 'node:fs'
 
 /**
  * Writes `data` at `position` of the file open at `fd`, looping over partial writes, then fsyncs;
@@ -25,4 +25,27 @@ export const writeDurablySync = (fd: number, data: Buffer, position: number): vo
   for (let offset = 0; offset < data.length; )
     offset += writeSync(fd, data, offset, data.length - offset, position + offset)
   fsyncSync(fd)
+}
+
+/**
+ * Makes the directory's entries (a created or renamed file) durable. Windows cannot open a
+ * directory as a file (nor fsync one from Node); its file system journals the names itself.
+ */
+export const syncDirectory = (dir: string): void => {
+  if (process.platform === 'win32') return
+  const fd = openSync(dir, 'r')
+  try {
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** `syncDirectory`, asynchronously: `done` gets the first error, or `null`. */
+export const syncDirectoryAsync = (dir: string, done: (error: Error | null) => void): void => {
+  if (process.platform === 'win32') return done(null)
+  open(dir, 'r', (error, fd) => {
+    if (error) return done(error)
+    fsync(fd, (failure) => close(fd, (closeError) => done(failure ?? closeError ?? null)))
+  })
 }
