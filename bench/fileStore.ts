@@ -6,14 +6,19 @@
  *   then one flush (write + fsync);
  * - checkpoint latency: 1,000 small turns (6 events each), one flush after each, as the agent's
  *   checkpoint does; median / p95 / max;
- * - agent turns: 200 one-step turns through `createAgent` on a file store vs the memory store.
+ * - agent turns: 200 one-step turns through `createAgent` on a file store vs the memory store;
+ * - resume with 10,000 waiting items (R50, R51): `fileStore(path)` on a 10,000-item inbox journal
+ *   (read, validated; then also one that is compacted on open), then `replayJournal`, which the
+ *   agent uses to rebuild its inbox. `replayJournal` is not public: it is imported from `src/`
+ *   (pure, a few closures per call, so tsx's `keepNames` costs it nothing measurable).
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { firstValueFrom, from } from 'rxjs'
 import type { SessionEvent, SessionStore } from '../src/index.js'
+import { deliveredIds, replayJournal } from '../src/session/replayJournal.js'
 import { steerable, steerableTesting } from './lib/built.js'
 
 const { createAgent, fileStore, memoryStore } = steerable
@@ -123,6 +128,64 @@ const agentTurns = async (store: SessionStore, turns: number): Promise<number> =
   rows.push([
     `agent turns, memoryStore (${TURNS})`,
     `${ms(inMemory / TURNS)} per turn  (${rate(TURNS, inMemory)})`,
+  ])
+}
+
+// 4. Resume with 10,000 waiting items.
+{
+  const ITEMS = 10_000
+  const RUNS = 5
+  const add = (i: number) =>
+    JSON.stringify({
+      op: 'add',
+      message: {
+        id: `01JBENCH${String(i).padStart(18, '0')}`,
+        content: [{ type: 'text', text: `waiting message number ${i}, a short line of text` }],
+        source: { kind: 'user' },
+      },
+      placement: i % 10 === 9 ? 'parked' : 'queued',
+    })
+  const waiting = Array.from({ length: ITEMS }, (_, i) => `${add(i)}\n`).join('')
+  const settled = Array.from(
+    { length: ITEMS },
+    (_, i) =>
+      `${add(ITEMS + i)}\n{"op":"settle","id":"01JBENCH${String(ITEMS + i).padStart(18, '0')}",` +
+      '"outcome":{"kind":"discarded","reason":"removed"}}\n',
+  ).join('')
+  const resume = (journal: string) => {
+    const path = join(dir, 'resume.jsonl')
+    const open: number[] = []
+    const replay: number[] = []
+    for (let run = 0; run < RUNS; run++) {
+      writeFileSync(`${path}.inbox`, journal)
+      const t0 = performance.now()
+      const store = fileStore(path)
+      const t1 = performance.now()
+      const { queue } = replayJournal(store.inbox.load(), deliveredIds(store.load()))
+      const t2 = performance.now()
+      store.close?.()
+      if (queue.length !== ITEMS) throw new Error(`resumed ${queue.length} items, not ${ITEMS}`)
+      open.push(t1 - t0)
+      replay.push(t2 - t1)
+    }
+    const median = (xs: number[]) =>
+      quantile(
+        xs.slice().sort((a, b) => a - b),
+        0.5,
+      )
+    return { open: median(open), replay: median(replay), total: median(open.map((t, i) => t + replay[i]!)) }
+  }
+  const plain = resume(waiting)
+  rows.push([
+    'resume, 10,000 waiting items: fileStore(path)',
+    `${ms(plain.open)}  (${(Buffer.byteLength(waiting) / 1024 / 1024).toFixed(1)} MiB journal)`,
+  ])
+  rows.push(['resume, 10,000 waiting items: replayJournal', ms(plain.replay)])
+  rows.push(['resume, 10,000 waiting items: open + replay', `${ms(plain.total)}  (median of ${RUNS})`])
+  const compacted = resume(waiting + settled)
+  rows.push([
+    'resume, 10,000 waiting + 10,000 settled (compacted on open)',
+    `${ms(compacted.total)}  (open ${ms(compacted.open)}, replay ${ms(compacted.replay)})`,
   ])
 }
 

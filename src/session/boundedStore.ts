@@ -24,5 +24,6 @@ export const boundedStore = (store: SessionStore, ms: number, scheduler: Schedul
     },
   }
   if (store.close) bounded.close = () => store.close?.()
+  // The journal is flushed by the store's own flush(), so it is handed on as it is (R50).
   return store.inbox ? { ...bounded, inbox: store.inbox } : bounded
 }

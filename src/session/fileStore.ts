@@ -1,25 +1,20 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  fsync,
-  fsyncSync,
-  ftruncateSync,
-  openSync,
-  write,
-  writeSync,
-} from 'node:fs'
+import { closeSync, constants, fstatSync, ftruncateSync, openSync } from 'node:fs'
 import { Observable } from 'rxjs'
 import type { SessionEvent } from '../contracts/events.js'
+import type { InboxJournal } from '../contracts/inbox.js'
 import type { SessionStore } from '../contracts/store.js'
 import { acquireLock } from './fileLock.js'
+import { type InboxJournalFile, openInboxJournal } from './inboxJournalFile.js'
 import { readLog } from './readLog.js'
 import { SessionLogError, SessionStoreError, storeError } from './storeErrors.js'
+import { writeDurably, writeDurablySync } from './writeDurably.js'
 
 export type FileStore = SessionStore & {
   readonly path: string
-  /** Repairs made when the log was opened (a torn last line that was cut off). */
+  /** Repairs made when the log and its inbox journal were opened (a torn last line cut off). */
   readonly warnings: readonly string[]
+  /** The inbox journal (R50), in the sibling file `<path>.inbox`. */
+  readonly inbox: InboxJournal
 }
 
 /**
@@ -33,65 +28,77 @@ export type FileStore = SessionStore & {
  * which writes at the known end of the valid log and fsyncs. A failed write keeps the buffer and
  * the next flush rewrites it at the same position, so a partial write never leaves a gap or a
  * duplicate.
+ *
+ * The inbox journal (R50) lives beside the log in `<path>.inbox` (JSON Lines, one record a line),
+ * covered by the same writer lock, created at its first write. It is read and validated like the
+ * log when the store opens (a corrupt line is a `SessionLogError` naming the journal), compacted
+ * then when it holds records that no longer matter, buffered by `inbox.append`, and written at the
+ * same checkpoints: `flush()` completes once both files are durable.
  */
 export const fileStore = (path: string): FileStore => {
   const release = acquireLock(path)
   let fd: number | undefined
   let contents: ReturnType<typeof readLog>
+  let journal: InboxJournalFile | undefined
   try {
     fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o666)
     contents = readLog(path, fd)
+    journal = openInboxJournal(path, contents.values)
     // Only a torn last line is cut off; a log that did not open was not touched (R37).
     if (fstatSync(fd).size > contents.validBytes) ftruncateSync(fd, contents.validBytes)
   } catch (error) {
+    journal?.abandon()
     if (fd !== undefined) closeSync(fd)
     release()
     throw error instanceof SessionLogError
       ? error
       : storeError(path, 'open the session log for reading and writing', error)
   }
-  const events: SessionEvent[] = contents.events
+  const events: SessionEvent[] = contents.values
   let durableBytes = contents.validBytes
   let pending: string[] = contents.missingNewline ? ['\n'] : []
   let writing = false
   let closed = false
   const waiting: (() => void)[] = []
 
+  const inbox = journal
   const next = () => {
     writing = false
     waiting.shift()?.()
   }
-  /** Writes `data` at `position`, looping over partial writes, then fsyncs. */
-  const writeDurably = (data: Buffer, position: number, done: (error: Error | null) => void) => {
-    const from = (offset: number) => {
-      if (offset === data.length) return fsync(fd, done)
-      write(fd, data, offset, data.length - offset, position + offset, (error, written) =>
-        error ? done(error) : from(offset + written),
-      )
-    }
-    from(0)
-  }
 
-  /** `close()`'s part: the events never flushed, at the end of the log, then fsync and release. */
+  /**
+   * `close()`'s part: the events and inbox records never flushed, at the end of each file, then
+   * fsync and release. Both are tried; the first failure is thrown.
+   */
   const writeLastAndClose = (): void => {
+    let failure: unknown
     try {
       const data = Buffer.from(pending.join(''))
       if (data.length > 0) {
-        writeSync(fd, data, 0, data.length, durableBytes)
-        fsyncSync(fd)
+        writeDurablySync(fd, data, durableBytes)
         durableBytes += data.length
       }
     } catch (error) {
-      throw storeError(path, 'write its last events while closing', error)
-    } finally {
+      failure = storeError(path, 'write its last events while closing', error)
+    }
+    try {
+      inbox.writeLastAndClose()
+    } catch (error) {
+      failure ??= error
+    }
+    try {
       closeSync(fd)
+    } finally {
       release()
     }
+    if (failure !== undefined) throw failure
   }
 
   return {
     path,
-    warnings: contents.warnings,
+    warnings: [...contents.warnings, ...inbox.warnings],
+    inbox: inbox.journal,
     load: () => events.slice(),
     append: (batch) => {
       for (const event of batch) {
@@ -117,16 +124,24 @@ export const fileStore = (path: string): FileStore => {
           const lines = pending
           pending = []
           const data = Buffer.from(lines.join(''))
-          writeDurably(data, durableBytes, (error) => {
+          // The log and the journal are written side by side; the checkpoint is done when both are.
+          let left = 2
+          let failure: Error | undefined
+          const settle = (error: Error | null) => {
+            failure ??= error ?? undefined
+            if (--left > 0) return
+            if (active) failure ? subscriber.error(failure) : subscriber.complete()
+            next()
+          }
+          writeDurably(fd, data, durableBytes, (error) => {
             if (error) {
               pending = lines.concat(pending) // kept for the next checkpoint (R40)
-              if (active) subscriber.error(storeError(path, 'write the checkpoint', error, path, true))
-            } else {
-              durableBytes += data.length
-              if (active) subscriber.complete()
+              return settle(storeError(path, 'write the checkpoint', error, path, true))
             }
-            next()
+            durableBytes += data.length
+            settle(null)
           })
+          inbox.write(settle)
         }
         if (writing) waiting.push(run)
         else run()

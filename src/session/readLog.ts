@@ -3,8 +3,8 @@ import type { SessionEvent } from '../contracts/events.js'
 import { checkEvent } from './sessionEventSchema.js'
 import { SessionLogError, storeError } from './storeErrors.js'
 
-export type LogContents = {
-  readonly events: SessionEvent[]
+export type LinesContents<T> = {
+  readonly values: T[]
   /** Byte length of the valid part; a torn tail beyond it is cut off. */
   readonly validBytes: number
   /** Whether the valid part lacks its final newline (a complete last line written without it). */
@@ -12,19 +12,36 @@ export type LogContents = {
   readonly warnings: string[]
 }
 
-/** Bytes read at a time: the log is never one string, so its size is not bounded by one. */
+export type LogContents = LinesContents<SessionEvent>
+
+/**
+ * Checks one parsed line (the `index`th value, from 0): the value it stands for, or what is wrong
+ * with it.
+ */
+export type LineCheck<T> = (
+  value: unknown,
+  index: number,
+) => { readonly value: T } | { readonly problem: string }
+
+/** Bytes read at a time: the file is never one string, so its size is not bounded by one. */
 const CHUNK = 1 << 20
 
 /**
- * Reads and parses the JSON Lines session log open at `fd` (R37), synchronously, one line at a
- * time: lines are split on the byte 0x0A (which never occurs inside a multi-byte UTF-8 character)
- * and each is decoded on its own. Every line must be a valid event in `seq` order; a corrupt line
- * throws `SessionLogError` naming the file and line. Only the last line may be torn (no trailing
- * newline and not JSON: a write cut short): it is reported in `warnings` and left out. A last line
- * that is complete JSON but not a valid event is an error like any other line.
+ * Reads and checks the JSON Lines file open at `fd`, synchronously, one line at a time: lines are
+ * split on the byte 0x0A (which never occurs inside a multi-byte UTF-8 character) and each is
+ * decoded on its own. Every line must pass `check`; a corrupt line throws `SessionLogError`
+ * naming `file` and the line. Only the last line may be torn (no trailing newline and not JSON: a
+ * write cut short): it is reported in `warnings` and left out. A last line that is complete JSON
+ * but fails `check` is an error like any other line. What the file system refuses is thrown as
+ * `readFailed(error)` makes it.
  */
-export const readLog = (file: string, fd: number): LogContents => {
-  const events: SessionEvent[] = []
+export const readJsonLines = <T>(
+  file: string,
+  fd: number,
+  check: LineCheck<T>,
+  readFailed: (error: unknown) => Error,
+): LinesContents<T> => {
+  const values: T[] = []
   const warnings: string[] = []
   /** The pieces of the line being read (it may span chunks). */
   let pieces: Buffer[] = []
@@ -35,9 +52,9 @@ export const readLog = (file: string, fd: number): LogContents => {
   /** Parses one line; `false` when it is a torn last line (left out). */
   const accept = (bytes: Buffer, complete: boolean): boolean => {
     line++
-    const parsed = parseLine(bytes, events.length)
+    const parsed = parseLine(bytes, values.length, check)
     if (parsed.ok) {
-      events.push(parsed.event)
+      values.push(parsed.value)
       return true
     }
     if (!complete && parsed.torn) {
@@ -53,7 +70,7 @@ export const readLog = (file: string, fd: number): LogContents => {
     try {
       read = readSync(fd, chunk, 0, CHUNK, position)
     } catch (error) {
-      throw storeError(file, 'read the session log', error)
+      throw readFailed(error)
     }
     if (read === 0) break
     position += read
@@ -69,21 +86,36 @@ export const readLog = (file: string, fd: number): LogContents => {
     }
     if (from < read) pieces.push(bytes.subarray(from))
   }
-  if (pieces.length === 0) return { events, validBytes: lineStart, missingNewline: false, warnings }
+  if (pieces.length === 0) return { values, validBytes: lineStart, missingNewline: false, warnings }
   const last = join(pieces)
-  if (!accept(last, false)) return { events, validBytes: lineStart, missingNewline: false, warnings }
-  return { events, validBytes: lineStart + last.length, missingNewline: true, warnings }
+  if (!accept(last, false)) return { values, validBytes: lineStart, missingNewline: false, warnings }
+  return { values, validBytes: lineStart + last.length, missingNewline: true, warnings }
 }
+
+/**
+ * Reads and parses the JSON Lines session log open at `fd` (R37), as `readJsonLines` does: every
+ * line must be a valid event in `seq` order.
+ */
+export const readLog = (file: string, fd: number): LogContents =>
+  readJsonLines(
+    file,
+    fd,
+    (value, index) => {
+      const problem = checkEvent(value, index)
+      return problem ? { problem: `invalid event: ${problem.message}` } : { value: value as SessionEvent }
+    },
+    (error) => storeError(file, 'read the session log', error),
+  )
 
 const join = (pieces: readonly Buffer[]): Buffer =>
   pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces as Buffer[])
 
-type Parsed =
-  | { readonly ok: true; readonly event: SessionEvent }
+type Parsed<T> =
+  | { readonly ok: true; readonly value: T }
   /** `torn`: the line is not JSON at all, as a write cut short leaves it. */
   | { readonly ok: false; readonly torn: boolean; readonly problem: string }
 
-const parseLine = (bytes: Buffer, index: number): Parsed => {
+const parseLine = <T>(bytes: Buffer, index: number, check: LineCheck<T>): Parsed<T> => {
   let value: unknown
   try {
     value = JSON.parse(bytes.toString('utf8'))
@@ -94,8 +126,8 @@ const parseLine = (bytes: Buffer, index: number): Parsed => {
       : `invalid JSON (${(error as Error).message})`
     return { ok: false, torn: true, problem: why }
   }
-  const problem = checkEvent(value, index)
-  return problem
-    ? { ok: false, torn: false, problem: `invalid event: ${problem.message}` }
-    : { ok: true, event: value as SessionEvent }
+  const checked = check(value, index)
+  return 'problem' in checked
+    ? { ok: false, torn: false, problem: checked.problem }
+    : { ok: true, value: checked.value }
 }
