@@ -60,6 +60,7 @@ describe('steerable without a terminal', () => {
     expect(out.indexOf('you › first')).toBeGreaterThan(out.indexOf('[plugin] the user is on a train'))
     expect(out.indexOf('you › second')).toBeGreaterThan(out.indexOf('you › first'))
     expect(out).toContain('/queue text · /steer text')
+    expect(out).toContain('/promote N · /drop N · /move N M')
     expect(out).toContain('unknown command: /nope')
   }, 60_000)
 
@@ -107,6 +108,34 @@ describe('steerable without a terminal', () => {
     const result = run('first\n/queue second\n/queue third\n/cancel\n', [], {})
     expect(result.status).toBe(0)
     expect(result.stdout).toContain('dropped 2 waiting: "second" · "third"')
+  }, 60_000)
+
+  it('R43, R45, R46: /move N M, /promote N and /drop N act on the waiting items as /inbox numbers them; receipts say what became of each message', () => {
+    const file = join(root, 'piped-control.jsonl')
+    const lines = ['hello', '/queue a', '/queue b', '/queue c', '/move 3 1', '/promote 3', '/drop 2']
+    const more = ['/inject on a train', '/inbox', '/drop 9', '/move 1']
+    // A slow tool: the first turn still runs while the lines are read.
+    const result = run(`${[...lines, ...more].join('\n')}\n`, ['--session', file], {
+      STEERABLE_DEMO_WORD_MS: '5',
+      STEERABLE_DEMO_TOOL_MS: '1500',
+    })
+    expect(result.status).toBe(0)
+    const out = result.stdout
+    // /move 3 1 made the queue c, a, b; /promote 3 steered b in; /drop 2 removed a.
+    expect(out).toContain('  1 queued · c\n  2 steering · b\n  3 context · on a train\n')
+    expect(out).toContain('no item 9: the waiting items are numbered 1 to 3')
+    expect(out).toContain('usage: /move N M')
+    expect(out).toContain('✓ ran as turn 1 · hello')
+    expect(out).toMatch(/✓ steered into 1\.\d+ · b/)
+    expect(out).toContain('✓ noted (context) · on a train')
+    expect(out).toContain('✗ dropped (removed) · a')
+    expect(out).toContain('✓ ran as turn 2 · c')
+    const log = readLog(file)
+    const text = (e: Logged) => (e.data.content as { text: string }[])[0]?.text
+    expect(log.filter((e) => e.type === 'user/message').map(text)).toEqual(['hello', 'on a train', 'c'])
+    expect(log.filter((e) => e.type === 'steering/message').map((e) => [text(e), e.data.turn])).toEqual([
+      ['b', 1],
+    ])
   }, 60_000)
 
   it('a run in which a turn ended with an error exits 1', () => {
@@ -237,5 +266,110 @@ describe.runIf(python)('steerable in a terminal', () => {
     expect(output).toContain('(turn 2 aborted)')
     const ends = readLog(file).filter((e) => e.type === 'turn/end')
     expect(ends.map((e) => (e.data.reason as { kind: string }).kind)).toEqual(['completed', 'aborted'])
+  }, 90_000)
+
+  const text = (e: Logged) => (e.data.content as { text: string }[])[0]?.text
+  const quick = { STEERABLE_DEMO_WORD_MS: '10', STEERABLE_DEMO_TOOL_MS: '1500' }
+
+  it('R41, R46: the waiting items show numbered under the status line; Ctrl-P steers the last queued one in', () => {
+    const file = join(root, 'list.jsonl')
+    const { status, output, error } = drive(
+      [
+        { wait: 'steerable —' },
+        { send: 'first\r' },
+        { wait: 'Let me check' },
+        { send: 'later\t' },
+        { send: 'be brief\r' },
+        { wait: '2 steering · be brief' },
+        { send: '\x10' },
+        { wait: '2 steering · later' },
+        { wait: '✓ steered into 1.' },
+        { wait: 'idle' },
+        { send: '\x04' },
+        { wait: 'bye' },
+      ],
+      ['--session', file],
+      quick,
+    )
+    expect(error).toBe('')
+    expect(status).toBe(0)
+    // The status line, then the numbered items, then the input line.
+    expect(output).toMatch(/queued 1 · staged 1 [^\n]*\n {2}1 queued · later\n {2}2 steering · be brief\n› /)
+    expect(output).toContain('✓ ran as turn 1 · first')
+    const log = readLog(file)
+    expect(log.filter((e) => e.type === 'steering/message').map(text)).toEqual(['be brief', 'later'])
+    expect(log.filter((e) => e.type === 'turn/start')).toHaveLength(1)
+  }, 90_000)
+
+  it('R44: Up takes a queued item into the input line, Esc cancels the edit, Enter puts the edit back in place (same id, same turn)', () => {
+    const file = join(root, 'edit.jsonl')
+    const { status, output, error } = drive(
+      [
+        { wait: 'steerable —' },
+        { send: 'first\r' },
+        { wait: 'Let me check' },
+        { send: 'a\t' },
+        { send: 'b\t' },
+        { send: 'c\t' },
+        { wait: '3 queued · c' },
+        { send: '\x1b[A' },
+        { wait: '› c' },
+        { send: '\x1b' },
+        { wait: 'Up edits' },
+        { send: '\x1b[A' },
+        { send: '\x1b[A' },
+        { wait: '› b' },
+        { send: '\x7fB!\r' },
+        { wait: 'queued · B!' },
+        { wait: '✓ ran as turn 4 · c' },
+        { wait: 'idle' },
+        { send: '\x04' },
+        { wait: 'bye' },
+      ],
+      ['--session', file],
+      quick,
+    )
+    expect(error).toBe('')
+    expect(status).toBe(0)
+    expect(output).toContain('✓ ran as turn 3 · B!')
+    const prompts = readLog(file).filter((e) => e.type === 'user/message')
+    expect(prompts.map(text)).toEqual(['first', 'a', 'B!', 'c'])
+    // Ids sort in acceptance order: B! kept the id of b, accepted before c (a new send would
+    // have a later one).
+    const [, a, edited, c] = prompts.map((e) => String(e.data.id))
+    expect([a, edited, c]).toEqual([a, edited, c].sort())
+  }, 90_000)
+
+  it('R43, R46: /drop 1 removes a queued item, /promote 1 steers one into the running turn; receipts say so', () => {
+    const file = join(root, 'drop-promote.jsonl')
+    const { status, output, error } = drive(
+      [
+        { wait: 'steerable —' },
+        { send: 'first\r' },
+        { wait: 'Let me check' },
+        { send: 'gone\t' },
+        { send: 'steer me\t' },
+        { wait: '2 queued · steer me' },
+        { send: '/drop 1\r' },
+        { wait: '✗ dropped (removed) · gone' },
+        { wait: '1 queued · steer me' },
+        { send: '/promote 1\r' },
+        { wait: '1 steering · steer me' },
+        { wait: '✓ steered into 1.' },
+        { wait: 'idle' },
+        { send: '\x04' },
+        { wait: 'bye' },
+      ],
+      ['--session', file],
+      quick,
+    )
+    expect(error).toBe('')
+    expect(status).toBe(0)
+    expect(output).toContain('✓ ran as turn 1 · first')
+    const log = readLog(file)
+    expect(log.filter((e) => e.type === 'user/message').map(text)).toEqual(['first'])
+    expect(log.filter((e) => e.type === 'steering/message').map((e) => [text(e), e.data.turn])).toEqual([
+      ['steer me', 1],
+    ])
   }, 90_000)
 })

@@ -1,20 +1,40 @@
 import type { Agent } from '../contracts/agent.js'
+import type { AgentMessageId } from '../contracts/messages.js'
+import { errorText } from '../messages/errorText.js'
+import { inboxLines, itemNumbered } from './inboxList.js'
 
 /** What one line of input asks for. */
 export type Command =
   | { readonly kind: 'say'; readonly text: string }
   | { readonly kind: 'queue' | 'steer' | 'inject'; readonly text: string }
   | { readonly kind: 'cancel'; readonly keepInbox: boolean }
-  | { readonly kind: 'quit' | 'help' | 'empty' }
+  | { readonly kind: 'promote' | 'drop'; readonly n: number }
+  | { readonly kind: 'move'; readonly n: number; readonly to: number }
+  | { readonly kind: 'quit' | 'help' | 'inbox' | 'empty' }
   | { readonly kind: 'unknown'; readonly text: string }
+  | { readonly kind: 'usage'; readonly text: string }
 
-/** `/queue text`, `/steer text`, `/inject text`, `/cancel [keep]`, `/quit`, `/help`, or plain text. */
+/** The commands, for `/help` in both modes. */
+export const COMMANDS_HELP =
+  '/queue text · /steer text · /inject text · /cancel [keep] · /inbox · /promote N · /drop N · /move N M · /quit'
+/** What the numbers mean, for `/help`. */
+export const NUMBERS_HELP =
+  'N is the number of a waiting item as /inbox lists it: the queue first (the order it runs in), then staged steering and context. /promote N steers queued item N into the running turn (or runs it next while idle); /move N M makes it item M.'
+
+const number = (word: string | undefined): number | undefined =>
+  word !== undefined && /^\d+$/.test(word) ? Number(word) : undefined
+
+/**
+ * `/queue text`, `/steer text`, `/inject text`, `/cancel [keep]`, `/inbox`, `/promote N`,
+ * `/drop N`, `/move N M`, `/quit`, `/help`, or plain text.
+ */
 export const parseCommand = (line: string): Command => {
   const trimmed = line.trim()
   if (trimmed === '') return { kind: 'empty' }
   if (!trimmed.startsWith('/')) return { kind: 'say', text: trimmed }
   const [name = '', ...rest] = trimmed.slice(1).split(/\s+/)
   const text = rest.join(' ')
+  const [n, to] = [number(rest[0]), number(rest[1])]
   switch (name) {
     case 'queue':
     case 'steer':
@@ -22,6 +42,17 @@ export const parseCommand = (line: string): Command => {
       return text ? { kind: name, text } : { kind: 'unknown', text: trimmed }
     case 'cancel':
       return { kind: 'cancel', keepInbox: text === 'keep' }
+    case 'promote':
+    case 'drop':
+      return n !== undefined && rest.length === 1
+        ? { kind: name, n }
+        : { kind: 'usage', text: `usage: /${name} N (N from /inbox)` }
+    case 'move':
+      return n !== undefined && to !== undefined && rest.length === 2
+        ? { kind: 'move', n, to }
+        : { kind: 'usage', text: 'usage: /move N M (queued item N becomes item M; N and M from /inbox)' }
+    case 'inbox':
+      return { kind: 'inbox' }
     case 'quit':
     case 'exit':
       return { kind: 'quit' }
@@ -32,31 +63,73 @@ export const parseCommand = (line: string): Command => {
   }
 }
 
-/**
- * Runs a command on the agent. Plain text steers a running turn and is a followup otherwise
- * (`steer` does exactly that: R4 routes it by the acceptance window).
- */
-export const runCommand = (agent: Agent, command: Command): string | undefined => {
+/** What running a command did: lines to show, and the message it sent (for its receipt). */
+export type CommandResult = {
+  readonly lines: readonly string[]
+  readonly sent?: { readonly id: AgentMessageId; readonly text: string }
+}
+
+const say = (...lines: string[]): CommandResult => ({ lines })
+
+/** Acts on waiting item `n` when it is in the queue; otherwise says why not. */
+const onQueued = (agent: Agent, n: number, act: (id: AgentMessageId) => void): CommandResult => {
+  const item = itemNumbered(agent.inbox, n)
+  if (typeof item === 'string') return say(item)
+  if (item.placement !== 'queued' && item.placement !== 'parked')
+    return say(`item ${n} is already staged (${item.placement}); only queued items can be promoted or moved`)
+  act(item.message.id)
+  return say()
+}
+
+const run = (agent: Agent, command: Command): CommandResult => {
   switch (command.kind) {
     case 'say':
     case 'steer':
-      agent.steer(command.text)
-      return undefined
+      return { lines: [], sent: { id: agent.steer(command.text), text: command.text } }
     case 'queue':
-      agent.followup(command.text)
-      return undefined
-    case 'inject':
-      agent.inject({
-        content: [{ type: 'text', text: command.text }],
-        source: { kind: 'plugin', plugin: 'cli' },
-      })
-      return undefined
+      return { lines: [], sent: { id: agent.followup(command.text), text: command.text } }
+    case 'inject': {
+      const source = { kind: 'plugin', plugin: 'cli' } as const
+      const id = agent.inject({ content: [{ type: 'text', text: command.text }], source })
+      return { lines: [], sent: { id, text: command.text } }
+    }
     case 'cancel':
       agent.cancel({ kind: 'user' }, { keepInbox: command.keepInbox })
-      return undefined
+      return say()
+    case 'promote':
+      return onQueued(agent, command.n, (id) => agent.promote(id))
+    case 'move':
+      return onQueued(agent, command.n, (id) => agent.move(id, command.to - 1))
+    case 'drop': {
+      const item = itemNumbered(agent.inbox, command.n)
+      if (typeof item === 'string') return say(item)
+      agent.remove(item.message.id)
+      return say()
+    }
+    case 'inbox': {
+      const lines = inboxLines(agent.inbox, { columns: 200, limit: Number.POSITIVE_INFINITY })
+      return say(...(lines.length > 0 ? lines : ['nothing is waiting']))
+    }
+    case 'help':
+      return say(COMMANDS_HELP, NUMBERS_HELP)
     case 'unknown':
-      return `unknown command: ${command.text} (try /help)`
+      return say(`unknown command: ${command.text} (try /help)`)
+    case 'usage':
+      return say(command.text)
     default:
-      return undefined
+      return say()
+  }
+}
+
+/**
+ * Runs a command on the agent. Plain text steers a running turn and is a followup otherwise
+ * (`steer` does exactly that: R4 routes it by the acceptance window). A refusal (a disposed
+ * agent, a full inbox) comes back as a line, not a throw: the app keeps running.
+ */
+export const runCommand = (agent: Agent, command: Command): CommandResult => {
+  try {
+    return run(agent, command)
+  } catch (error) {
+    return say(errorText(error))
   }
 }

@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline'
 import type { Agent } from '../contracts/agent.js'
 import { parseCommand, runCommand } from './commands.js'
 import { droppedLine, formatDurable, formatLive, PLAIN } from './format.js'
+import { Receipts } from './receipts.js'
 
 /** What a run without a terminal did: the lines it acted on, and whether a turn failed. */
 export type LinesRun = { readonly lines: number; readonly failed: boolean }
@@ -14,8 +15,10 @@ const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolv
  * followup while idle; lines starting with `/` are the same commands as in the terminal app),
  * and the transcript is printed as it is written. Lines are taken one at a time, each after the
  * last one took effect, so piped text behaves as typed text does: `hello` starts a turn and
- * `be brief` on the next line steers it. Blank lines are skipped. Resolves once input ended (or
- * `/quit`) and the agent is idle.
+ * `be brief` on the next line steers it. Blank lines are skipped. `/promote N`, `/drop N` and
+ * `/move N M` act on the waiting items as `/inbox` numbers them, and a receipt line says what
+ * became of each message sent (`✓ ran as turn 2`, `✓ steered into 1.2`, `✗ dropped (removed)`).
+ * Resolves once input ended (or `/quit`) and the agent is idle.
  */
 export const runLines = async (
   agent: Agent,
@@ -33,8 +36,11 @@ export const runLines = async (
     if (event.type === 'turn/end' && event.data.reason.kind === 'error') failed = true
     write(formatDurable(event, PLAIN))
   })
+  const receipts = new Receipts(agent, write)
+  agent.inbox$.subscribe((inbox) => receipts.update(inbox))
   agent.events$.subscribe((event) => {
-    if (event.type === 'agent/inbox/discard') write(droppedLine(event.messages))
+    // `/drop` has its receipt; a cancel says at once what it dropped.
+    if (event.type === 'agent/inbox/discard' && event.reason === 'cancel') write(droppedLine(event.messages))
     write(formatLive(event, PLAIN, io.events))
   })
   let lines = 0
@@ -43,10 +49,12 @@ export const runLines = async (
     if (command.kind === 'empty') continue
     lines++
     if (command.kind === 'quit') break
-    if (command.kind === 'help') write('/queue text · /steer text · /inject text · /cancel [keep] · /quit')
-    write(runCommand(agent, command))
+    const { lines: said, sent } = runCommand(agent, command)
+    for (const line of said) write(line)
+    if (sent) receipts.track(sent.id, sent.text)
     await settle()
   }
   await agent.whenIdle()
+  await settle() // the receipts of the last outcomes
   return { lines, failed }
 }

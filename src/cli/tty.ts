@@ -2,24 +2,35 @@ import { emitKeypressEvents } from 'node:readline'
 import type { Agent } from '../contracts/agent.js'
 import { parseCommand, runCommand } from './commands.js'
 import { COLORS, droppedLine, formatDurable, formatLive, textOf } from './format.js'
-import { InboxCounts } from './inboxCounts.js'
+import { inboxLines } from './inboxList.js'
 import { LiveRegion } from './liveRegion.js'
+import { type Edited, QueueEditor } from './queueEditor.js'
+import { Receipts } from './receipts.js'
 
 const SPINNER = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏'
 type Key = { readonly name?: string; readonly ctrl?: boolean; readonly meta?: boolean }
 
+/** The keys, for `/help` in the terminal (the commands come from `runCommand`). */
+export const KEYS_HELP = [
+  'Keys: Enter sends (it steers while a turn runs) · Tab queues · Esc cancels the turn and gives the dropped text back · Ctrl-D quits',
+  'Up takes the last queued item into the input line (Up again: the one before; Down: the next, past the last your line is back); Enter puts the edit back in place, an emptied line drops it; Esc cancels the edit',
+  'Ctrl-P steers the item you are editing, or else the last queued one, into the running turn (while idle it runs next)',
+]
+
 /**
- * The interactive terminal app: streamed text and a status line redrawn in place, an input line
- * that steers while a turn runs. Resolves when the user quits (after `dispose()`).
+ * The interactive terminal app: streamed text, a status line and the numbered waiting items
+ * redrawn in place, an input line that steers while a turn runs and edits queued items, and a
+ * receipt for each message sent. Resolves when the user quits (after `dispose()`).
  */
 export const runTty = (
   agent: Agent,
   io: { readonly input: NodeJS.ReadStream; readonly output: NodeJS.WriteStream; readonly events: boolean },
 ): Promise<void> =>
   new Promise((resolve) => {
-    const { dim, bold, cyan } = COLORS
+    const { dim, bold, cyan, red } = COLORS
     const region = new LiveRegion(io.output)
-    const counts = new InboxCounts()
+    const editor = new QueueEditor(agent)
+    let inbox = agent.inbox
     let buffer = ''
     let partial = ''
     let position = ''
@@ -28,22 +39,34 @@ export const runTty = (
     let notice = ''
     let quitting = false
 
+    const hint = () => {
+      if (editor.id !== undefined) return 'Enter saves in place · Esc cancels the edit · Up/Down another item'
+      if (agent.status !== 'running') return 'Enter sends · /help'
+      return `Enter steers · Tab queues${inbox.queue.length > 0 ? ' · Up edits · Ctrl-P steers it in' : ''} · Esc cancels`
+    }
     const render = () => {
-      const { queued, staged } = counts.counts
       const spin = agent.status === 'running' && thinking ? `${SPINNER[frame % SPINNER.length]} ` : ''
-      const parts = [agent.status, position, `queued ${queued}`, `staged ${staged}`].filter(Boolean)
-      const hint =
-        agent.status === 'running' ? 'Enter steers · Tab queues · Esc cancels' : 'Enter sends · /help'
-      const lines = [
+      const counts = [`queued ${inbox.queue.length}`, `staged ${inbox.outbox.length}`]
+      const parts = [agent.status, position, ...counts].filter(Boolean)
+      const columns = io.output.columns || 80
+      const list = inboxLines(inbox, { columns, limit: 8, ...(editor.id ? { editing: editor.id } : {}) })
+      const prompt = editor.id === undefined ? '›' : `edit ${editor.number} ›`
+      region.render([
         ...(partial ? [`${cyan('assistant ›')} ${partial}`] : []),
-        dim(`${spin}${parts.join(' · ')}  ${notice || hint}`),
-        `${bold('›')} ${buffer}`,
-      ]
-      region.render(lines)
+        dim(`${spin}${parts.join(' · ')}  ${notice || hint()}`),
+        ...list.map(dim),
+        `${bold(prompt)} ${buffer}`,
+      ])
     }
     const print = (line: string | undefined) => {
-      if (line !== undefined) region.print(line)
+      if (line !== undefined && !quitting) region.print(line)
     }
+    const apply = (edited: Edited | undefined) => {
+      if (!edited) return
+      buffer = edited.buffer
+      notice = edited.notice ?? ''
+    }
+    const receipts = new Receipts(agent, (line, ok) => print(ok ? dim(line) : red(line)))
 
     agent.transcript$.subscribe((event) => {
       if (event.type === 'step/start') {
@@ -55,11 +78,16 @@ export const runTty = (
       print(formatDurable(event, COLORS))
       render()
     })
+    agent.inbox$.subscribe((next) => {
+      inbox = next
+      receipts.update(next)
+      apply(editor.check(next, buffer))
+      render()
+    })
     agent.events$.subscribe((event) => {
-      counts.apply(event)
       // A cancel dropped what was waiting: say what, and put its text back in the input line
-      // so it can be sent again.
-      if (event.type === 'agent/inbox/discard' && !quitting) {
+      // so it can be sent again (`/drop` and Enter on an emptied edit meant to drop).
+      if (event.type === 'agent/inbox/discard' && event.reason === 'cancel' && !quitting) {
         notice = `${droppedLine(event.messages)} (back in the input line)`
         buffer = [...event.messages.map((m) => textOf(m.content)), buffer].filter(Boolean).join(' ')
       }
@@ -91,16 +119,31 @@ export const runTty = (
     const submit = (line: string) => {
       const command = parseCommand(line)
       if (command.kind === 'quit') return quit()
-      if (command.kind === 'help')
-        notice = '/queue text · /steer text · /inject text · /cancel [keep] · /quit'
-      else notice = runCommand(agent, command) ?? ''
+      const { lines, sent } = runCommand(agent, command)
+      // Help and the list go to the scrollback; a refusal ("no item 5") stays in the status line.
+      const listing = command.kind === 'help' || command.kind === 'inbox'
+      for (const said of listing ? [...lines, ...(command.kind === 'help' ? KEYS_HELP : [])] : [])
+        print(dim(said))
+      notice = listing ? '' : lines.join(' · ')
+      if (sent) receipts.track(sent.id, sent.text)
       render()
     }
     const onKey = (text: string | undefined, key: Key = {}) => {
       if (key.ctrl && key.name === 'd') return quit()
       if (key.ctrl && key.name === 'c') {
-        if (buffer === '') return quit()
+        if (buffer === '' && editor.id === undefined) return quit()
+        editor.cancel()
         buffer = ''
+      } else if (key.ctrl && key.name === 'p') {
+        apply(editor.promote(buffer))
+      } else if (key.name === 'up') {
+        apply(editor.up(buffer))
+      } else if (key.name === 'down') {
+        apply(editor.down(buffer))
+      } else if (editor.id !== undefined && ['return', 'enter', 'tab'].includes(key.name ?? '')) {
+        apply(editor.save(buffer))
+      } else if (editor.id !== undefined && key.name === 'escape') {
+        apply(editor.cancel())
       } else if (key.name === 'return' || key.name === 'enter') {
         const line = buffer
         buffer = ''
