@@ -1,6 +1,7 @@
 import { ignoreElements, Subject } from 'rxjs'
 import { describe, it } from 'vitest'
 import { z } from 'zod'
+import type { PromptDecision } from '../src/contracts/hooks.js'
 import type { AgentMessageId } from '../src/contracts/messages.js'
 import { inboxConservation } from '../src/operators/inboxConservation.js'
 import { scriptedModel } from '../src/testing/scriptedModel.js'
@@ -282,6 +283,38 @@ describe('bound (R48)', () => {
         N: 'turn/end(2,completed)', y: 'settled(2,completed)', i: 'idle',
       })
       expectRefused('-(af)', { a: 'accepted', f: 'InboxFullError(1)' })
+    }),
+  )
+})
+
+// A defect these scenarios found: this one FAILS on the code as it is (see the commit that added it).
+describe('defects found (failing until fixed)', () => {
+  it(
+    'R12, R43: removing an inherited steer during the next admission does not pull a steer accepted during that admission ahead of the prompt',
+    marbles((m) => {
+      const decisions: PromptDecision[] = [{ kind: 'block', reason: 'not now' }, { kind: 'allow' }]
+      let calls = 0
+      const promptSubmit = () => allowAfter(m, 10, decisions[calls++])
+      const model = scriptedModel([reply(m, 'A1')])
+      const { agent, drive } = scenario(m, { model, hooks: { promptSubmit } })
+      const id = ids()
+      // p1 is blocked with s0 staged, so s0 is p2's inherited prefix (R13); s1 arrives during p2's
+      // admission (13 to 23), then s0 is removed.
+      // biome-ignore format: marble alignment
+      drive(                   '-p----s 6ms P 4ms t-r', {
+        p: (a) => a.followup('p1'),
+        s: (a) => id.keep('s0', a.steer('s0')),
+        P: (a) => a.followup('p2'),
+        t: (a) => a.steer('s1'),
+        r: (a) => a.remove(id.of('s0')),
+      })
+      // biome-ignore format: marble alignment
+      expectTimeline(m, agent, '-(erd)S 4ms i-(ErF)T-X--(tuDsp) 3ms (aGnxi)', {
+        e: 'enqueue(p1,queued)', r: 'running', d: 'dequeue(p1)', S: 'enqueue(s0,steering)', i: 'idle',
+        E: 'enqueue(p2,queued)', F: 'dequeue(p2)', T: 'enqueue(s1,steering)', X: 'discard:removed(s0)',
+        t: 'turn/start(1)', u: 'user(p2)', D: 'dequeue(s1)', s: 'steering(s1)', p: 'step/start(1.1)',
+        a: 'assistant(A1)', G: 'step/end(1.1)', n: 'turn/end(1,completed)', x: 'settled(1,completed)',
+      })
     }),
   )
 })

@@ -27,6 +27,7 @@ import {
   followup,
   type IgnoredRow,
   idle,
+  inject,
   live,
   msg,
   PLUGIN,
@@ -848,4 +849,62 @@ describe('journal (R50)', () => {
     ],
   ]
   it.each(rows)('%s', checkRow)
+})
+
+// ---------------------------------------------------------------------------------------------
+// Defects these tables found. Each row below FAILS on the reducer as it is; the commit that added
+// them describes each defect. They stay red until the reducer is fixed.
+
+describe('defects found (failing until fixed)', () => {
+  const folds: readonly FoldRow[] = [
+    [
+      'R12, R43: removing inherited steering during the admission does not pull steering accepted during it ahead of the prompt',
+      claiming(deciding({ inherited: 1 }), { outbox: [S('s0'), S('s1')] }),
+      [remove('s0'), allowed],
+      ['discard:removed(s0)', 'turn/start(1)', 'user(m1)', 'dequeue(s1)', 'steering(s1)', 'step-hook#1(1.1)'],
+      { outbox: [], lastTurn: 1, activity: stepHook() },
+    ],
+    [
+      'R12, R43: removing inherited context during the admission does not pull steering accepted during it ahead of the prompt',
+      claiming(deciding({ inherited: 1 }), { outbox: [C('c0'), S('s1')] }),
+      [remove('c0'), allowed],
+      [
+        'settle(c0,discarded)',
+        'turn/start(1)',
+        'user(m1)',
+        'dequeue(s1)',
+        'steering(s1)',
+        'step-hook#1(1.1)',
+      ],
+      { outbox: [], lastTurn: 1, activity: stepHook() },
+    ],
+  ]
+  it.each(folds)('%s', checkFold)
+
+  const rows: readonly Row[] = [
+    [
+      'R50: staged context (an inject while the window is open) is journaled as an add with placement context',
+      turning({}, J),
+      inject('i1'),
+      [journal({ op: 'add', message: msg('i1'), placement: 'context' })],
+      { outbox: [C('i1')] },
+    ],
+    [
+      'R43, R41: once a cancel hit the opening claim it never dequeues its head, so the head waits and can be removed',
+      claiming({ abort: requeueAbort }, { queue: [q('u'), q('m1')] }),
+      remove('u'),
+      ['discard:removed(u)'],
+      { queue: [q('m1')], waking: 1 },
+    ],
+  ]
+  it.each(rows)('%s', checkRow)
+
+  const ignored: readonly IgnoredRow[] = [
+    [
+      'R46: promoting the waking head while the window is closed and a wake is scheduled changes nothing (same state)',
+      idle({ queue: [q('m1'), q('p2', false)], wakeScheduled: true }),
+      promote('m1'),
+    ],
+  ]
+  it.each(ignored)('%s', checkIgnored)
 })
