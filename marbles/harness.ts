@@ -5,6 +5,7 @@ import { createAgent } from '../src/agent/createAgent.js'
 import type { Agent } from '../src/contracts/agent.js'
 import type { AgentOptions } from '../src/contracts/agentOptions.js'
 import type { PromptDecision } from '../src/contracts/hooks.js'
+import type { ModelEvent } from '../src/contracts/model.js'
 import { labelled } from '../src/testing/label.js'
 
 export const { marbles } = configure({
@@ -45,6 +46,20 @@ export const reply = (m: Context, text: string, frames = 10) =>
     a: { type: 'text' as const, text },
     f: { type: 'finish' as const, reason: 'stop' as const },
   })
+
+/**
+ * A model reply that asks for tool calls (`[name, arguments]`, ids `call-1` …),
+ * 10 frames after the request.
+ */
+export const callTools = (m: Context, calls: readonly (readonly [string, string])[]) => {
+  const values: Record<string, ModelEvent> = { f: { type: 'finish', reason: 'tool-calls' } }
+  const letters = calls.map(([name, args], i) => {
+    const letter = 'abcde'[i] as string
+    values[letter] = { type: 'tool-call', id: `call-${i + 1}`, name, arguments: args }
+    return letter
+  })
+  return m.cold(`10ms (${letters.join('')}f|)`, values)
+}
 
 /** A `promptSubmit` hook that allows after `frames` (a decision that takes time). */
 export const allowAfter = (m: Context, frames: number, decision: PromptDecision = { kind: 'allow' }) =>

@@ -1,23 +1,9 @@
 import { Observable } from 'rxjs'
 import { describe, it } from 'vitest'
 import { z } from 'zod'
-import type { ModelEvent } from '../src/contracts/model.js'
 import { scriptedModel } from '../src/testing/scriptedModel.js'
 import { defineTool } from '../src/tools/defineTool.js'
-import { marbles, reply, scenario } from './harness.js'
-
-type Context = Parameters<Parameters<typeof marbles>[0]>[0]
-
-/** A model reply that asks for tool calls, 10 frames after the request. */
-const callTools = (m: Context, calls: readonly [string, string][]) => {
-  const values: Record<string, ModelEvent> = { f: { type: 'finish', reason: 'tool-calls' } }
-  const letters = calls.map(([name, args], i) => {
-    const letter = 'abcde'[i] as string
-    values[letter] = { type: 'tool-call', id: `call-${i + 1}`, name, arguments: args }
-    return letter
-  })
-  return m.cold(`10ms (${letters.join('')}f|)`, values)
-}
+import { callTools, marbles, reply, scenario } from './harness.js'
 
 describe('tool batches', () => {
   it(

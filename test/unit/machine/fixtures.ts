@@ -161,7 +161,8 @@ export const boom = new Error('boom')
 // Output labels
 
 const signalLabel = (s: Signal): string => {
-  if (s.type === 'cancel/clear') return `cancel/clear(${s.cause.kind}${s.keepInbox ? ',keep' : ''})`
+  if (s.type === 'cancel/clear')
+    return `cancel/clear(${s.cause.kind}${s.keepInbox ? ',keep' : ''}${s.requeue ? ',requeue' : ''})`
   return 'activity' in s ? `${s.type}#${s.activity}` : s.type
 }
 
@@ -239,6 +240,22 @@ export type IgnoredRow = readonly [name: string, before: DeliveryState, input: I
 
 export const checkRow = (...[, before, input, out, after]: Row): void => {
   const result = reduce(before, deepFreeze(input))
+  const actual = result.out.map((o, i) => (typeof out[i] === 'object' ? o : show(o)))
+  expect(actual).toStrictEqual(out)
+  expect(view(result.state)).toStrictEqual(normalized({ ...view(before), ...after }))
+}
+
+/** Like `Row`, over several inputs folded in order (each deep-frozen, as is each state between). */
+export type FoldRow = readonly [
+  name: string,
+  before: DeliveryState,
+  inputs: readonly Input[],
+  out: readonly Expected[],
+  after: Patch,
+]
+
+export const checkFold = (...[, before, inputs, out, after]: FoldRow): void => {
+  const result = fold(before, inputs)
   const actual = result.out.map((o, i) => (typeof out[i] === 'object' ? o : show(o)))
   expect(actual).toStrictEqual(out)
   expect(view(result.state)).toStrictEqual(normalized({ ...view(before), ...after }))
