@@ -14,8 +14,9 @@ export const REGRESSIONS: readonly Schedule[] = [
     stepHooks: [],
     turnStopping: [],
     requestErrors: [{ retry: true, d: 0 }],
-    reactions: [{ on: 'turn/end', nth: 1, op: 'dispose' }],
+    reactions: [{ on: 'turn/end', nth: 1, op: { kind: 'dispose' } }],
     thrown: [],
+    maxQueued: null,
   }),
   // Decision (docs/decisions.md, ordering): r3i is called after r2i but, sent while r1s's enqueue is
   // delivered, is placed depth-first before it; every other invariant must still hold.
@@ -27,11 +28,12 @@ export const REGRESSIONS: readonly Schedule[] = [
     turnStopping: [],
     requestErrors: [],
     reactions: [
-      { on: 'running', nth: 1, op: 'steer' },
-      { on: 'running', nth: 1, op: 'inject' },
-      { on: 'enqueue', nth: 2, op: 'inject' },
+      { on: 'running', nth: 1, op: { kind: 'steer' } },
+      { on: 'running', nth: 1, op: { kind: 'inject' } },
+      { on: 'enqueue', nth: 2, op: { kind: 'inject' } },
     ],
     thrown: [],
+    maxQueued: null,
   }),
   // R29 (found by `npm run soak`): dispose() and inject() from the same enqueue subscriber. The
   // dispose ran its flush and close depth-first, before the inject already sent; the inject was
@@ -49,11 +51,12 @@ export const REGRESSIONS: readonly Schedule[] = [
     turnStopping: [],
     requestErrors: [],
     reactions: [
-      { on: 'enqueue', nth: 2, op: 'dispose' },
-      { on: 'user/message', nth: 1, op: 'followup' },
-      { on: 'enqueue', nth: 2, op: 'inject' },
+      { on: 'enqueue', nth: 2, op: { kind: 'dispose' } },
+      { on: 'user/message', nth: 1, op: { kind: 'followup' } },
+      { on: 'enqueue', nth: 2, op: { kind: 'inject' } },
     ],
     thrown: [],
+    maxQueued: null,
   }),
   // R23, R21b: outside code throws values whose text cannot be taken naively (a tool throws
   // Object.create(null), a step hook a revoked Proxy, the model an Error whose message getter
@@ -99,5 +102,6 @@ export const REGRESSIONS: readonly Schedule[] = [
     requestErrors: [],
     reactions: [],
     thrown: ['nullProto', 'badMessage', 'revoked'],
+    maxQueued: null,
   }),
 ]
