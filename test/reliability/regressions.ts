@@ -104,4 +104,24 @@ export const REGRESSIONS: readonly Schedule[] = [
     thrown: ['nullProto', 'badMessage', 'revoked'],
     maxQueued: null,
   }),
+  // R29, R30, R42, R47 (found by the property): an interrupt while "f1" is being admitted
+  // cancels the admission to put "f1" back behind the interrupting "f2"; dispose() in the same
+  // frame discards "f2" before the cancelled admission unwinds. The unwind then re-enqueues "f1"
+  // (enqueue(f1) after discard(f2)) while disposing: it is never discarded, stays outstanding
+  // after dispose(), `idle` is published with it waking, and outcome(f1) never settles.
+  new Schedule({
+    steps: [
+      { t: 0, op: { kind: 'followup' } },
+      { t: 3, op: { kind: 'followup', ifBusy: 'interrupt' } },
+      { t: 3, op: { kind: 'dispose' } },
+    ],
+    replies: [],
+    admissions: [{ kind: 'allow', d: 3, rewrite: false, contexts: 0 }],
+    stepHooks: [],
+    turnStopping: [],
+    requestErrors: [],
+    reactions: [],
+    thrown: [],
+    maxQueued: null,
+  }),
 ]
