@@ -124,4 +124,25 @@ export const REGRESSIONS: readonly Schedule[] = [
     thrown: [],
     maxQueued: null,
   }),
+  // R13, R13c, V1 (found by the property): promptSubmit blocks "f1", so steering "s2" and
+  // context "i3" staged during its admission stay staged (R13c). remove(s2) while idle withdraws
+  // the only steering, but "i3" is left staged with nothing to carry it: it is not appended, and
+  // the later idle inject "i5" is appended at once, before it (i3 comes only at dispose()).
+  new Schedule({
+    steps: [
+      { t: 0, op: { kind: 'followup' } },
+      { t: 3, op: { kind: 'steer' } },
+      { t: 3, op: { kind: 'inject' } },
+      { t: 9, op: { kind: 'remove', pick: 1 } },
+      { t: 10, op: { kind: 'inject' } },
+    ],
+    replies: [],
+    admissions: [{ kind: 'block', d: 3 }],
+    stepHooks: [],
+    turnStopping: [],
+    requestErrors: [],
+    reactions: [],
+    thrown: [],
+    maxQueued: null,
+  }),
 ]
