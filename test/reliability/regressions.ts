@@ -145,4 +145,29 @@ export const REGRESSIONS: readonly Schedule[] = [
     thrown: [],
     maxQueued: null,
   }),
+  // R12 (found by the property, shrunk by hand): "s2" is left staged by the blocked admission
+  // of "f1" (R13c) and is the inherited prefix of the claim of "f3". During that admission
+  // remove(s2) withdraws it and steer("s5") is staged; the admission then writes "s5" before the
+  // prompt, as if it were inherited: the prefix is taken by its length at the claim, not by its
+  // entries. (Withdrawing an inherited context instead does the same.)
+  new Schedule({
+    steps: [
+      { t: 0, op: { kind: 'followup' } },
+      { t: 1, op: { kind: 'steer' } },
+      { t: 5, op: { kind: 'followup' } },
+      { t: 6, op: { kind: 'remove', pick: 1 } },
+      { t: 6, op: { kind: 'steer' } },
+    ],
+    replies: [{ kind: 'stream', words: 1, calls: [], finish: 'stop', gaps: [0], trailing: false }],
+    admissions: [
+      { kind: 'block', d: 3 },
+      { kind: 'allow', d: 3, rewrite: false, contexts: 0 },
+    ],
+    stepHooks: [],
+    turnStopping: [],
+    requestErrors: [],
+    reactions: [],
+    thrown: [],
+    maxQueued: null,
+  }),
 ]
