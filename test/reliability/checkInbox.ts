@@ -136,7 +136,7 @@ export const checkInbox = (log: Log): string[] => {
     // R27: what subscribers of `cancel-requested` send is cleared too (without keepInbox).
     const cause = s.trigger === undefined ? undefined : log.timeline[s.trigger]
     if (s.on === 'cancel-requested' && cause && 'live' in cause && log.topCancels.get(cause.live) === false)
-      if (list[1]?.e.type !== 'agent/inbox/discard')
+      if (list.at(-1)?.e.type !== 'agent/inbox/discard')
         p(`R27: ${tag}, sent on cancel-requested, was not cleared`)
     if (finalPlacement === 'steering' && u) p(`R5: steering ${tag} appended as user/message`)
     if (finalPlacement === 'queued' && st) p(`R5: queued ${tag} became steering/message`)

@@ -96,6 +96,11 @@ export const makeSend = (ctx: CallContext) => {
       wakeMaybe: log.wake.maybe === now,
       disposeCalled: ctx.disposeCalled(),
     }
+    // Noted before the call: at top level the send is processed inside it, and subscribers that
+    // run meanwhile already see the wake it scheduled. A refusal happens first and undoes it.
+    const wakeBefore = { ...log.wake }
+    const waking = kind === 'followup' || (kind === 'steer' && (!window || origin !== 'step'))
+    if (waking && facts.status === 'idle') ctx.noteWake(origin === 'step' || log.topLevel)
     let result: { id: string } | { error: unknown }
     try {
       result = { id: invoke(a, kind, text, options) }
@@ -104,7 +109,10 @@ export const makeSend = (ctx: CallContext) => {
     }
     const end = log.timeline.length
     log.attempts.push({ ...facts, result, end, traceless: end === position && a.inbox === inbox })
-    if (!('id' in result)) return
+    if (!('id' in result)) {
+      Object.assign(log.wake, wakeBefore)
+      return
+    }
     const { id } = result
     if (wasDisposed) log.problems.push(`V2: ${kind}("${text}") was accepted after dispose() resolved`)
     const trigger = on ? { on, trigger: position - 1 } : {}
@@ -117,8 +125,6 @@ export const makeSend = (ctx: CallContext) => {
       staging.keepCancels++
       log.keepInboxAt.push(position)
     }
-    const waking = kind === 'followup' || (kind === 'steer' && (!window || origin !== 'step'))
-    if (waking && facts.status === 'idle') ctx.noteWake(origin === 'step' || log.topLevel)
     if (id <= before) log.problems.push(`R3: id ${id} of "${text}" does not sort after ${before}`)
     if (id > log.maxId) log.maxId = id
     // R42: asked at once (from a subscriber too); it settles when the id's fate is decided.
