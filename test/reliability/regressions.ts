@@ -170,4 +170,24 @@ export const REGRESSIONS: readonly Schedule[] = [
     thrown: [],
     maxQueued: null,
   }),
+  // R48 (found by the property, shrunk by hand): with maxQueued 1, a `running` subscriber
+  // cancels the claim of "f1" before its dequeue, and the cancel discards "f1". While that claim
+  // unwinds, the bound still subtracts "the head being dequeued" from an empty queue, so both
+  // sends of the discard's subscribers pass: "r3p" is accepted with "r2f" already waiting, two
+  // waiting items under a bound of one.
+  new Schedule({
+    steps: [{ t: 0, op: { kind: 'followup' } }],
+    replies: [],
+    admissions: null,
+    stepHooks: [],
+    turnStopping: [],
+    requestErrors: [],
+    reactions: [
+      { on: 'running', nth: 1, op: { kind: 'cancel', cause: 'user', keepInbox: false } },
+      { on: 'discard', nth: 1, op: { kind: 'followup' } },
+      { on: 'discard', nth: 1, op: { kind: 'parked' } },
+    ],
+    thrown: [],
+    maxQueued: 1,
+  }),
 ]
