@@ -25,7 +25,8 @@
  * - R37: the transcript replays (`createAgent({history})`) into identical `session.messages()`.
  *
  * A failure throws with the problems and the labelled timeline; fast-check prints the shrunk
- * schedule as a script (`Schedule[fc.toStringMethod]`). The schedules in regressions.ts run first.
+ * schedule as a script (`Schedule[fc.toStringMethod]`). The schedules in regressions.ts run as tests of
+ * their own (test/reliability.test.ts) and first in the soak.
  */
 import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
@@ -41,7 +42,6 @@ import { checkRefusals } from './checkRefusals.js'
 import { checkSteps } from './checkSteps.js'
 import { checkTurns } from './checkTurns.js'
 import { describeError } from './log.js'
-import { REGRESSIONS } from './regressions.js'
 import { runSchedule } from './run.js'
 import type { Schedule } from './schedule.js'
 
@@ -99,19 +99,21 @@ export const problemsOf = async (schedule: Schedule): Promise<{ problems: string
   return { problems, timeline: problems.length > 0 ? show() : '' }
 }
 
-export const reliabilityProperty = (): fc.IAsyncPropertyWithHooks<[Schedule]> =>
-  fc.asyncProperty(scheduleArb, async (schedule) => {
-    const { problems, timeline } = await problemsOf(schedule)
-    if (problems.length > 0)
-      throw new Error(
-        `${problems.length} broken invariant(s):\n- ${problems.join('\n- ')}\ntimeline:\n${timeline}`,
-      )
-  })
+/** Runs one schedule; throws with the broken invariants and the labelled timeline. */
+export const checkSchedule = async (schedule: Schedule): Promise<void> => {
+  const { problems, timeline } = await problemsOf(schedule)
+  if (problems.length > 0)
+    throw new Error(
+      `${problems.length} broken invariant(s):\n- ${problems.join('\n- ')}\ntimeline:\n${timeline}`,
+    )
+}
 
-/** fast-check parameters: `numRuns` random schedules after the known regressions. */
+export const reliabilityProperty = (): fc.IAsyncPropertyWithHooks<[Schedule]> =>
+  fc.asyncProperty(scheduleArb, checkSchedule)
+
+/** fast-check parameters: `numRuns` random schedules (the regressions run as their own tests). */
 export const reliabilityParameters = (numRuns: number, seed?: number): fc.Parameters<[Schedule]> => ({
   numRuns,
-  examples: REGRESSIONS.map((schedule) => [schedule]),
   ...(seed !== undefined ? { seed } : {}),
 })
 
