@@ -2,14 +2,18 @@
 import fc from 'fast-check'
 import {
   type Admission,
+  type ControlOp,
   type HookPlan,
   type Op,
   type Plan,
   REACTION_EVENTS,
   type Reaction,
+  type ReactionOn,
+  type ReactionOp,
   type Reply,
   type RequestErrorPlan,
   Schedule,
+  type SendOp,
   type Step,
   type Thrown,
   type ToolCallPlan,
@@ -18,11 +22,53 @@ import {
 const delay = fc.integer({ min: 0, max: 4 })
 const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary })
 
-const opArb: fc.Arbitrary<Op> = fc.oneof(
+/** Sends, plain or with a busy policy (R47) or a turn guard (R49). */
+const sendArb: fc.Arbitrary<SendOp> = fc.oneof(
   w(10, fc.constant({ kind: 'followup' as const })),
   w(8, fc.constant({ kind: 'steer' as const })),
   w(6, fc.constant({ kind: 'inject' as const })),
   w(3, fc.constant({ kind: 'parked' as const })),
+  w(
+    3,
+    fc.record({
+      kind: fc.constantFrom('followup' as const, 'steer' as const),
+      ifBusy: fc.constantFrom('reject' as const, 'interrupt' as const),
+    }),
+  ),
+  w(
+    1,
+    fc.record({
+      kind: fc.constantFrom('parked' as const, 'inject' as const),
+      ifBusy: fc.constant('reject' as const),
+    }),
+  ),
+  w(
+    4,
+    fc.record({
+      kind: fc.constant('steer' as const),
+      turn: fc.constantFrom('current' as const, 'past' as const, 'future' as const),
+    }),
+  ),
+)
+
+/** Inbox control on an earlier id (R43–R46); `pick` counts back from the latest id. */
+const pickArb = fc.oneof(w(3, fc.nat(1)), w(1, fc.nat(4)))
+const controlArb: fc.Arbitrary<ControlOp> = fc.oneof(
+  w(3, fc.record({ kind: fc.constantFrom('remove' as const, 'promote' as const), pick: pickArb })),
+  w(
+    2,
+    fc.record({
+      kind: fc.constant('replace' as const),
+      pick: pickArb,
+      bad: fc.oneof(w(5, fc.constant(false)), w(1, fc.constant(true))),
+    }),
+  ),
+  w(2, fc.record({ kind: fc.constant('move' as const), pick: pickArb, index: fc.nat(3) })),
+)
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  w(30, sendArb),
+  w(9, controlArb),
   w(
     6,
     fc.record({
@@ -37,7 +83,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 )
 
 /** Some steps share a frame, so that bursts of calls happen in one synchronous stretch (R6). */
-const frameArb = fc.oneof(w(3, fc.integer({ min: 0, max: 40 })), w(1, fc.constantFrom(3, 9)))
+const frameArb = fc.oneof(w(3, fc.integer({ min: 0, max: 24 })), w(1, fc.constantFrom(3, 9)))
 const stepArb: fc.Arbitrary<Step> = fc.record({ t: frameArb, op: opArb })
 
 const toolCallArb: fc.Arbitrary<ToolCallPlan> = fc.record({
@@ -120,14 +166,26 @@ const thrownArb: fc.Arbitrary<Thrown> = fc.constantFrom(
 
 const requestErrorArb: fc.Arbitrary<RequestErrorPlan> = fc.record({ retry: fc.boolean(), d: delay })
 
-const reactionArb: fc.Arbitrary<Reaction> = fc.record({
-  on: fc.constantFrom(...REACTION_EVENTS),
-  nth: fc.integer({ min: 1, max: 3 }),
-  op: fc.oneof(
-    w(4, fc.constantFrom('followup' as const, 'steer' as const, 'inject' as const, 'parked' as const)),
-    w(2, fc.constantFrom('cancel' as const, 'cancelKeep' as const)),
-    w(1, fc.constantFrom('retry' as const, 'dispose' as const)),
+const reactionOpArb: fc.Arbitrary<ReactionOp> = fc.oneof(
+  w(8, sendArb),
+  w(3, controlArb),
+  w(
+    2,
+    fc.record({
+      kind: fc.constant('cancel' as const),
+      cause: fc.constant('user' as const),
+      keepInbox: fc.boolean(),
+    }),
   ),
+  w(1, fc.constantFrom({ kind: 'retry' as const }, { kind: 'dispose' as const })),
+)
+
+/** Inbox and claim events are where inbox control races matter most: twice as likely. */
+const INBOX_EVENTS: readonly ReactionOn[] = ['running', 'enqueue', 'dequeue', 'discard', 'cancel-requested']
+const reactionArb: fc.Arbitrary<Reaction> = fc.record({
+  on: fc.oneof(w(1, fc.constantFrom(...REACTION_EVENTS)), w(1, fc.constantFrom(...INBOX_EVENTS))),
+  nth: fc.integer({ min: 1, max: 3 }),
+  op: reactionOpArb,
 })
 
 export const planArb: fc.Arbitrary<Plan> = fc.record({
@@ -137,8 +195,9 @@ export const planArb: fc.Arbitrary<Plan> = fc.record({
   stepHooks: fc.array(hookArb, { maxLength: 3 }),
   turnStopping: fc.array(hookArb, { maxLength: 2 }),
   requestErrors: fc.array(requestErrorArb, { maxLength: 3 }),
-  reactions: fc.array(reactionArb, { maxLength: 4 }),
+  reactions: fc.array(reactionArb, { maxLength: 5 }),
   thrown: fc.array(thrownArb, { maxLength: 3 }),
+  maxQueued: fc.oneof(w(2, fc.constant(null)), w(1, fc.integer({ min: 1, max: 3 }))),
 })
 
 /** A random schedule; shrinks through the plan and prints as a script. */

@@ -1,9 +1,11 @@
 /**
- * Inbox accounting after a disposed run: R30 conservation (operator and `outstandingInbox`), V8
- * (every id settles exactly once or is in the transcript), FIFO order of claims, drains and
- * discards, R3–R5 routing of top-level calls, and V1 for injected and tool-produced context.
+ * Inbox accounting after a disposed run: R30 as amended (the operator from creation, nothing
+ * outstanding after `dispose()`, every enqueue matched by exactly one later dequeue or discard of
+ * its id, an id enqueued again only through a promote or an interrupted admission's return), V8
+ * (every id in the transcript at most once), R3–R5 routing, and V1 for tool-produced context.
+ * The order of claims, drains and discards is the fold's (fold.ts).
  */
-import { type AgentMessage, outstandingInbox } from '../../src/index.js'
+import { type AgentEvent, outstandingInbox } from '../../src/index.js'
 import { describeError, type Log } from './log.js'
 
 const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1)
@@ -18,73 +20,99 @@ export const checkInbox = (log: Log): string[] => {
   } catch (error) {
     p(describeError(error))
   }
-
-  const placement = new Map<string, 'queued' | 'steering'>()
-  const enqueued = new Map<string, number>()
-  const dequeued = new Map<string, number>()
-  const discarded = new Map<string, number>()
-  // FIFO order (R10, R12, R20, R25): outstanding items in acceptance order, by placement.
-  const open = { queued: [] as string[], steering: [] as string[] }
   const name = (id: string) => `"${log.sent.get(id)?.text ?? '?'}" (${id})`
-  for (const e of log.live) {
-    if (e.type === 'agent/inbox/enqueue') {
-      const { id } = e.message
-      if (!log.sent.has(id)) p(`R3: enqueue of ${id}, which no send returned`)
-      count(enqueued, id)
-      placement.set(id, e.placement)
-      open[e.placement].push(id)
-    } else if (e.type === 'agent/inbox/dequeue') {
-      const { id } = e.message
-      count(dequeued, id)
-      const list = open[placement.get(id) ?? 'queued']
-      if (list[0] !== id) p(`R10/R20: dequeue of ${name(id)} while ${list[0] && name(list[0])} is older`)
-      const at = list.indexOf(id)
-      if (at >= 0) list.splice(at, 1)
-    } else if (e.type === 'agent/inbox/discard') {
-      const ids = e.messages.map((m: AgentMessage) => m.id as string)
-      for (const id of ids) count(discarded, id)
-      const expected = [...open.queued, ...open.steering]
-      if (ids.join() !== expected.join())
-        p(`R25: discard [${ids.map(name)}] is not everything pending in order [${expected.map(name)}]`)
-      open.queued = open.queued.filter((id) => !ids.includes(id))
-      open.steering = open.steering.filter((id) => !ids.includes(id))
-    }
+  /** Timeline position of each live event, and where each id's message entered the transcript. */
+  const liveAt: number[] = []
+  const carriedAt = new Map<string, number>()
+  log.timeline.forEach((x, at) => {
+    if ('live' in x) liveAt.push(at)
+    else if (
+      (x.durable.type === 'user/message' || x.durable.type === 'steering/message') &&
+      x.durable.data.id
+    )
+      carriedAt.set(x.durable.data.id, at)
+  })
+
+  /** Per id: its inbox events (index in `log.live`), in order. */
+  const history = new Map<string, { at: number; e: AgentEvent }[]>()
+  log.live.forEach((e, at) => {
+    const idsOf =
+      e.type === 'agent/inbox/enqueue' || e.type === 'agent/inbox/dequeue'
+        ? [e.message.id]
+        : e.type === 'agent/inbox/discard'
+          ? e.messages.map((m) => m.id)
+          : []
+    for (const id of idsOf) history.set(id, [...(history.get(id) ?? []), { at, e }])
+  })
+  for (const [id, list] of history) {
+    if (!log.sent.has(id)) p(`R3: inbox events of ${id}, which no send returned`)
+    // R30: enqueue, then exactly one dequeue or discard, and again only after a dequeue.
+    list.forEach(({ at, e }, k) => {
+      const enqueue = e.type === 'agent/inbox/enqueue'
+      if (enqueue !== (k % 2 === 0))
+        p(`R30: ${name(id)}: ${e.type} at live #${at} breaks enqueue/remove pairs`)
+      if (!enqueue || k === 0) return
+      const before = list[k - 1]
+      if (before?.e.type !== 'agent/inbox/dequeue') {
+        p(`R30: ${name(id)} enqueued again after its discard`)
+        return
+      }
+      if (e.placement === 'steering') {
+        if (before.at !== at - 1)
+          p(`R30/R46: ${name(id)} enqueued as steering again, not right after its dequeue`)
+        return
+      }
+      // An interrupted admission's prompt comes back (R47): an interrupting send came since its
+      // claim, and the prompt never reached the transcript.
+      const interrupted = log.live
+        .slice(before.at, at)
+        .some(
+          (x) =>
+            x.type === 'agent/inbox/enqueue' && log.sent.get(x.message.id)?.options.ifBusy === 'interrupt',
+        )
+      const admitted =
+        (carriedAt.get(id) ?? -1) > (liveAt[before.at] ?? 0) && (carriedAt.get(id) ?? -1) < (liveAt[at] ?? 0)
+      if (!interrupted || admitted)
+        p(`R30/R47: ${name(id)} enqueued again as queued without an interrupted admission`)
+    })
+    if (list.length % 2 !== 0) p(`R30/V8: ${name(id)} is still outstanding after dispose()`)
   }
 
-  const asUser = new Map<string, number>()
-  const asSteering = new Map<string, number>()
+  const users = new Map<string, number>()
+  const steering = new Map<string, number>()
   const toolTexts = new Map<string, number>()
-  /** Ids on user/message events outside any turn. */
   const outside = new Set<string>()
   let inTurn = false
   for (const e of log.durable) {
     if (e.type === 'turn/start' || e.type === 'turn/end') inTurn = e.type === 'turn/start'
     if (e.type === 'user/message') {
-      if (e.data.id !== undefined && !inTurn) outside.add(e.data.id)
       if (e.data.id !== undefined) {
-        count(asUser, e.data.id)
+        count(users, e.data.id)
+        if (!inTurn) outside.add(e.data.id)
         if (!log.sent.has(e.data.id)) p(`V8: user/message seq ${e.seq} has id ${e.data.id}, not from a send`)
       }
       const first = e.data.content[0]
       if (e.data.source.kind === 'tool' && first?.type === 'text') count(toolTexts, first.text)
-    } else if (e.type === 'steering/message') count(asSteering, e.data.id)
+    } else if (e.type === 'steering/message') count(steering, e.data.id)
   }
 
   for (const [id, s] of log.sent) {
     const tag = `${s.kind}("${s.text}") from ${s.origin} (${id})`
-    const d = dequeued.get(id) ?? 0
-    const users = asUser.get(id) ?? 0
-    const steering = asSteering.get(id) ?? 0
+    const u = users.get(id) ?? 0
+    const st = steering.get(id) ?? 0
+    if (u + st > 1) p(`V8: ${tag} is in the transcript ${u + st} times`)
+    const list = history.get(id) ?? []
     // R19, R6: subscribers of turn/end, settled and idle see the window closed (unless a
     // subscriber of the same event called retry() first, which opens a retry turn at once).
     const closed =
       (s.on === 'turn/end' || s.on === 'settled' || s.on === 'idle') &&
       !log.retryTriggers.has(s.trigger ?? -1)
     if (s.kind === 'inject') {
+      const removed = log.controls.some((c) => c.kind === 'remove' && c.id === id && c.error === undefined)
       if (closed && !outside.has(id)) p(`R19/R4: ${tag} (on ${s.on}) was not appended outside a turn`)
-      if (enqueued.has(id) || d || discarded.has(id)) p(`R3: ${tag} has an agent/inbox event`)
-      if (users !== 1) p(`V1/V8: ${tag} is on ${users} user/message events (expected exactly 1)`)
-      if (steering) p(`R4: ${tag} became steering`)
+      if (list.length > 0) p(`R3: ${tag} has an agent/inbox event`)
+      if (u !== 1 && !(u === 0 && removed)) p(`V1/V8: ${tag} is on ${u} user/message events (expected 1)`)
+      if (st) p(`R4: ${tag} became steering`)
       if (s.origin === 'step' && !s.windowAtCall) {
         const next = log.durable[s.durableBefore]
         if (next?.type !== 'user/message' || next.data.id !== id)
@@ -92,27 +120,28 @@ export const checkInbox = (log: Log): string[] => {
       }
       continue
     }
-    const n = enqueued.get(id) ?? 0
-    if (n !== 1) p(`R3/V8: ${tag} enqueued ${n} times (expected 1)`)
-    const removed = d + (discarded.get(id) ?? 0)
-    if (removed !== 1) p(`V8/R30: ${tag} dequeued ${d} + discarded ${removed - d} times (expected 1 in all)`)
-    const where = placement.get(id)
-    if (where === undefined) continue
+    const first = list[0]?.e
+    if (first?.type !== 'agent/inbox/enqueue') {
+      p(`R3/V8: ${tag} was never enqueued`)
+      continue
+    }
+    const where = first.placement
+    const last = [...list].reverse().find((x) => x.e.type === 'agent/inbox/enqueue')?.e
+    const finalPlacement = last?.type === 'agent/inbox/enqueue' ? last.placement : where
     if ((s.kind === 'followup' || s.kind === 'parked') && where !== 'queued') p(`R5: ${tag} placed ${where}`)
     if (s.kind === 'steer' && closed && where !== 'queued') p(`R19/R4: ${tag} (on ${s.on}) placed ${where}`)
     if (s.kind === 'steer' && s.origin === 'step' && where !== (s.windowAtCall ? 'steering' : 'queued'))
       p(`R4: ${tag} placed ${where} though the window was ${s.windowAtCall ? 'open' : 'closed'} at the call`)
+    if (s.options.turn !== undefined && where !== 'steering') p(`R49: guarded ${tag} placed ${where}`)
     // R27: what subscribers of `cancel-requested` send is cleared too (without keepInbox).
     const cause = s.trigger === undefined ? undefined : log.timeline[s.trigger]
     if (s.on === 'cancel-requested' && cause && 'live' in cause && log.topCancels.get(cause.live) === false)
-      if (d !== 0 || !discarded.has(id)) p(`R27: ${tag}, sent on cancel-requested, was not cleared`)
-    if (where === 'steering') {
-      if (users) p(`R5: steering ${tag} appended as user/message`)
-      if (steering !== d) p(`V8: steering ${tag} dequeued ${d} times, on ${steering} steering/message events`)
-    } else {
-      if (steering) p(`R5: queued ${tag} became steering/message`)
-      if (users > d) p(`R7/V8: queued ${tag} on ${users} user/message events but dequeued ${d} times`)
-    }
+      if (list.at(-1)?.e.type !== 'agent/inbox/discard')
+        p(`R27: ${tag}, sent on cancel-requested, was not cleared`)
+    if (finalPlacement === 'steering' && u) p(`R5: steering ${tag} appended as user/message`)
+    if (finalPlacement === 'queued' && st) p(`R5: queued ${tag} became steering/message`)
+    const dequeued = list.some((x) => x.e.type === 'agent/inbox/dequeue')
+    if (u + st > 0 && !dequeued) p(`V8: ${tag} is in the transcript but was never dequeued`)
   }
   for (const text of log.toolContexts) {
     const n = toolTexts.get(text) ?? 0

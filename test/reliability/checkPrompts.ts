@@ -19,8 +19,13 @@ export const checkPrompts = (log: Log, schedule: Schedule): string[] => {
     if (e.type === 'agent/inbox/enqueue' && e.placement === 'queued') queued.add(e.message.id)
   const isPrompt = (e: SessionEvent) => e.type === 'user/message' && !!e.data.id && queued.has(e.data.id)
 
-  const dequeuedText = new Set<string>()
+  /** Texts of the claimed prompts (as claimed: a replace may have changed them, R44), with counts. */
+  const claimedTexts = new Map<string, number>()
+  /** The text each id had when it was last claimed. */
+  const claimedText = new Map<string, string>()
   let claimed: string | undefined
+  /** Each id's placement as its last enqueue said: only a queued item's dequeue is a claim. */
+  const placedNow = new Map<string, 'queued' | 'steering'>()
   const opened = new Set<string>()
   let turnStart = -1
   let prompts = 0
@@ -31,9 +36,19 @@ export const checkPrompts = (log: Log, schedule: Schedule): string[] => {
   log.timeline.forEach((entry, position) => {
     if ('live' in entry) {
       const e = entry.live
-      if (e.type === 'agent/inbox/dequeue' && queued.has(e.message.id)) {
+      if (e.type === 'agent/inbox/enqueue') placedNow.set(e.message.id, e.placement)
+      if (e.type !== 'agent/inbox/dequeue' || placedNow.get(e.message.id) !== 'queued') return
+      const next = log.timeline[position + 1]
+      const promoted =
+        next &&
+        'live' in next &&
+        next.live.type === 'agent/inbox/enqueue' &&
+        next.live.message.id === e.message.id
+      if (!promoted) {
         claimed = e.message.id
-        dequeuedText.add(log.sent.get(claimed)?.text ?? '?')
+        const text = firstText(e.message.content)
+        claimedText.set(claimed, text)
+        claimedTexts.set(text, (claimedTexts.get(text) ?? 0) + 1)
       }
       return
     }
@@ -50,7 +65,10 @@ export const checkPrompts = (log: Log, schedule: Schedule): string[] => {
         opened.add(claimed)
         if (trigger.source.kind !== 'user')
           p(`R12: turn ${e.data.turn} trigger source ${trigger.source.kind}`)
-        problems.push(...checkBlock(log, turn, { id: claimed, schedule }, isPrompt))
+        if (trigger.id !== claimed)
+          p(`R12: turn ${e.data.turn} trigger id ${trigger.id} is not the claimed ${claimed}`)
+        const text = claimedText.get(claimed) ?? '?'
+        problems.push(...checkBlock(log, turn, { id: claimed, text, schedule }, isPrompt))
       }
     } else if (isPrompt(e)) {
       prompts++
@@ -59,12 +77,14 @@ export const checkPrompts = (log: Log, schedule: Schedule): string[] => {
     } else if (e.type === 'turn/end') turnStart = -1
   })
 
-  // R11: promptSubmit runs once per claimed item, and only for claimed items.
+  // R11: promptSubmit runs once per claim (an interrupted admission's prompt is claimed again,
+  // R47), and only for claimed items.
   const runs = new Map<string, number>()
   for (const run of log.prompts) runs.set(run.text, (runs.get(run.text) ?? 0) + 1)
   for (const [text, n] of runs) {
-    if (n > 1) p(`R11: promptSubmit ran ${n} times for "${text}"`)
-    if (!dequeuedText.has(text)) p(`R11: promptSubmit ran for "${text}", which was never claimed`)
+    const claims = claimedTexts.get(text) ?? 0
+    if (claims === 0) p(`R11: promptSubmit ran for "${text}", which was never claimed`)
+    else if (n > claims) p(`R11: promptSubmit ran ${n} times for "${text}", claimed ${claims} times`)
   }
   // R13: a promptSubmit that throws or decides nonsense at once is reported (step 0); a failing
   // stream may be cut short by a cancel.
@@ -95,7 +115,7 @@ export const checkPrompts = (log: Log, schedule: Schedule): string[] => {
 const checkBlock = (
   log: Log,
   { turn, start, position }: { readonly turn: number; readonly start: number; readonly position: number },
-  admitted: { readonly id: string; readonly schedule: Schedule } | undefined,
+  admitted: { readonly id: string; readonly text: string; readonly schedule: Schedule } | undefined,
   isPrompt: (e: SessionEvent) => boolean,
 ): string[] => {
   const problems: string[] = []
@@ -114,10 +134,10 @@ const checkBlock = (
   if (admitted && prompt?.type === 'user/message') {
     if (prompt.data.id !== admitted.id) p(`prompt ${prompt.data.id} is not the claimed item ${admitted.id}`)
     if (prompt.data.source.kind !== 'user') p(`prompt source ${prompt.data.source.kind}`)
-    const text = log.sent.get(admitted.id)?.text ?? '?'
+    const text = admitted.text
     let expected = text
     if (admitted.schedule.plan.admissions !== null) {
-      const run = log.prompts.find((r) => r.text === text)
+      const run = log.prompts.filter((r) => r.text === text && r.position <= position).at(-1)
       if (run?.plan.kind !== 'allow')
         p(`R13: "${text}" admitted although promptSubmit decided ${run?.plan.kind}`)
       else {
@@ -143,6 +163,18 @@ const checkBlock = (
   )
     p('inherits context without steering, though no cancel kept the inbox (R13/V1: it is appended at once)')
   const watermark = admitted ? (log.dequeueWatermark.get(admitted.id) ?? '') : ''
+  const claimStart = admitted ? (log.claimStart.get(admitted.id) ?? -1) : -1
+  /** Where each steering id was last staged (a promote stages an older id anew, R46). */
+  const stagedAt = new Map<string, number>()
+  log.timeline.forEach((x, at) => {
+    if (
+      at < position &&
+      'live' in x &&
+      x.live.type === 'agent/inbox/enqueue' &&
+      x.live.placement === 'steering'
+    )
+      stagedAt.set(x.live.message.id, at)
+  })
   let lastId = ''
   block.forEach((e, i) => {
     if (i === at || (i > at && i <= at + contexts.length)) return
@@ -161,10 +193,12 @@ const checkBlock = (
     if (id === lastId) p(`id ${id} appears twice in a row (seq ${e.seq})`)
     lastId = id
     if (!admitted) return
-    if (i < at && id > watermark)
-      p(`seq ${e.seq} (${id}) was accepted after the claim but comes before the prompt`)
-    if (i > at && id <= watermark)
-      p(`seq ${e.seq} (${id}) was staged before the claim but comes after the prompt`)
+    const before =
+      e.type === 'steering/message'
+        ? (stagedAt.get(id) ?? Number.POSITIVE_INFINITY) < claimStart
+        : id <= watermark
+    if (i < at && !before) p(`seq ${e.seq} (${id}) was accepted after the claim but comes before the prompt`)
+    if (i > at && before) p(`seq ${e.seq} (${id}) was staged before the claim but comes after the prompt`)
   })
   return problems
 }

@@ -30,7 +30,7 @@ export const buildHooks = (env: Env, plan: Plan): AgentHooks<Agent> => {
         choice.kind === 'allow'
           ? Array.from({ length: choice.contexts }, (_, k) => `${text}+ac${at}.${k}`)
           : []
-      log.prompts.push({ text, plan: choice, contexts })
+      log.prompts.push({ text, position: log.timeline.length, plan: choice, contexts })
       switch (choice.kind) {
         case 'allow': {
           const additionalContexts = contexts.map(

@@ -1,14 +1,18 @@
 /** What a reliability run records besides the agent's own streams: calls, hook runs, problems. */
-import type { AgentEvent, SessionEvent } from '../../src/index.js'
-import type { Admission, HookPlan, SendKind } from './schedule.js'
+import type { AgentEvent, AgentStatus, InboxSnapshot, Outcome, SessionEvent } from '../../src/index.js'
+import type { Admission, ControlKind, HookPlan, SendKind } from './schedule.js'
 
 export type Origin = 'step' | 'reaction' | 'abort'
+
+/** The options a send was made with (R47, R49); `turn` is the absolute turn asked for. */
+export type SendOptionsUsed = { readonly ifBusy?: 'reject' | 'interrupt'; readonly turn?: number }
 
 /** One accepted send. */
 export type Sent = {
   readonly id: string
   readonly kind: SendKind
   readonly text: string
+  readonly options: SendOptionsUsed
   readonly origin: Origin
   /** `acceptsNextStep` when the call was made (decides routing for top-level calls, R4). */
   readonly windowAtCall: boolean
@@ -19,22 +23,101 @@ export type Sent = {
   readonly trigger?: number
 }
 
+/**
+ * One send call, accepted or refused, with what the agent showed at the call: what R47–R49
+ * decide from (checkRefusals.ts judges the result once the whole run is known).
+ */
+export type SendAttempt = {
+  readonly kind: SendKind
+  readonly text: string
+  readonly options: SendOptionsUsed
+  readonly origin: Origin
+  /** Timeline length at the call: the event being delivered (if any) is `position - 1`. */
+  readonly position: number
+  readonly frame: number
+  /** Made by a top-level call or a subscriber inside it (nothing scheduled runs meanwhile). */
+  readonly topLevel: boolean
+  readonly window: boolean
+  /** The turn whose window is open (an admission counts), `null` while it is closed. */
+  readonly windowTurn: number | null
+  /** The last turn the transcript opened (0 before the first). */
+  readonly lastTurn: number
+  readonly status: AgentStatus
+  /** `agent.inbox` at the call: queue length, its waking items, staged steering. */
+  readonly queue: number
+  readonly waking: number
+  readonly steering: number
+  /** Counted sends (followup, parked, steer) accepted earlier and not processed yet. */
+  readonly pending: number
+  readonly pendingWaking: number
+  /** A wake was surely (or possibly) scheduled in this frame and has not run (R6, R47). */
+  readonly wakeCertain: boolean
+  readonly wakeMaybe: boolean
+  /** Whether `dispose()` was called before: at top level (processed at once) or by a subscriber. */
+  readonly disposeCalled: 'none' | 'top' | 'reaction'
+  readonly result: { readonly id: string } | { readonly error: unknown }
+  /** Timeline length when the call returned (a top-level call's own events come before). */
+  readonly end: number
+  /** For a refused call: nothing was published and `agent.inbox` is the same object. */
+  readonly traceless: boolean
+}
+
+/** One inbox control call (R43–R46) and what the agent showed just before it. */
+export type ControlCall = {
+  readonly kind: ControlKind
+  readonly id: string
+  /** `replace`: the new text (absent for invalid input). */
+  readonly text?: string
+  readonly index?: number
+  readonly origin: Origin
+  readonly position: number
+  readonly topLevel: boolean
+  readonly window: boolean
+  readonly status: AgentStatus
+  /** `dispose()` was called before; the agent had finished (its streams completed). */
+  readonly disposeCalled: boolean
+  readonly finished: boolean
+  /** `agent.inbox` before the call, and the timeline length after it (top-level calls). */
+  readonly before: InboxSnapshot
+  end: number
+  readonly error?: unknown
+}
+
 export type Entry =
   | { readonly frame: number; readonly live: AgentEvent }
   | { readonly frame: number; readonly durable: SessionEvent }
 
 export type Log = {
   readonly sent: Map<string, Sent>
+  /** Every send call, accepted or refused, in call order. */
+  readonly attempts: SendAttempt[]
+  readonly controls: ControlCall[]
+  /** Accepted counted sends whose `enqueue` has not been published yet (they wait in the trampoline). */
+  readonly unprocessed: Set<string>
+  /** Ids an `enqueue` named so far. */
+  readonly enqueued: Set<string>
+  /** Frames in which a wake was surely / possibly scheduled (R6); a wake runs in its own frame. */
+  readonly wake: { certain: number; maybe: number }
+  /** Inside a top-level call (its subscribers included): no scheduled work runs meanwhile. */
+  topLevel: boolean
+  /** `dispose()` calls: timeline position and whether at top level. */
+  readonly disposeCalls: { readonly position: number; readonly topLevel: boolean }[]
+  /** `agent.outcome(id)` asked right after each accepted send (R42). */
+  readonly outcomes: Map<string, { settled?: Outcome; rejected?: unknown }>
   /** The greatest id returned so far (ids are monotonic ULIDs). */
   maxId: string
-  /** Per dequeued id: `maxId` when its dequeue was delivered (what was accepted before the claim). */
+  /** Per claimed id: `maxId` when its claim began (what was accepted before the claim). */
   readonly dequeueWatermark: Map<string, string>
+  /** Per claimed id: the timeline position where its claim began (its `running`, else its dequeue). */
+  readonly claimStart: Map<string, number>
   readonly problems: string[]
   /** Hanging hooks, tools and model streams still subscribed. */
   hangs: number
   /** `promptSubmit` runs, in order. */
   readonly prompts: {
     readonly text: string
+    /** Timeline length when the hook ran. */
+    readonly position: number
     readonly plan: Admission
     readonly contexts: readonly string[]
   }[]
@@ -51,7 +134,7 @@ export type Log = {
   readonly retryTriggers: Set<number>
   /** The `cancel-requested` event of each effective top-level cancel, and its keepInbox. */
   readonly topCancels: Map<AgentEvent, boolean>
-  /** Timeline positions of `cancel(…, {keepInbox: true})` calls, from anywhere. */
+  /** Timeline positions of `cancel(…, {keepInbox: true})` and interrupting sends, from anywhere. */
   readonly keepInboxAt: number[]
   readonly promises: { readonly what: string; settled: 'pending' | 'resolved' | 'rejected' }[]
   readonly timeline: Entry[]
@@ -64,8 +147,17 @@ export type Log = {
 
 export const newLog = (): Log => ({
   sent: new Map(),
+  attempts: [],
+  controls: [],
+  unprocessed: new Set(),
+  enqueued: new Set(),
+  wake: { certain: -1, maybe: -1 },
+  topLevel: false,
+  disposeCalls: [],
+  outcomes: new Map(),
   maxId: '',
   dequeueWatermark: new Map(),
+  claimStart: new Map(),
   problems: [],
   hangs: 0,
   prompts: [],

@@ -1,7 +1,7 @@
 /** Reentrant subscribers: each reaction of the schedule fires once, on the nth event of its kind. */
 import type { Agent, AgentEvent, SessionEvent } from '../../src/index.js'
 import type { Origin } from './log.js'
-import type { Op, ReactionOn, ReactionOp, Schedule } from './schedule.js'
+import type { Op, ReactionOn, Schedule } from './schedule.js'
 
 type Call = (op: Op, text: string, origin: Origin, on?: ReactionOn) => void
 
@@ -15,6 +15,10 @@ export const liveKey = (e: AgentEvent): ReactionOn | undefined => {
       return 'dequeue'
     case 'agent/inbox/discard':
       return 'discard'
+    case 'agent/inbox/replace':
+      return 'replace'
+    case 'agent/inbox/reorder':
+      return 'reorder'
     case 'agent/cancel-requested':
       return 'cancel-requested'
     case 'agent/settled':
@@ -37,17 +41,11 @@ export const subscribeReactions = (agent: Agent, schedule: Schedule, call: Call)
     schedule.plan.reactions.forEach((r, i) => {
       if (r.on !== key || r.nth !== n) return
       fired++
-      call(reactionOp(r.op), schedule.reactionText(i, r.op), 'reaction', key)
+      call(r.op, schedule.reactionText(i, r.op), 'reaction', key)
     })
   }
   agent.events$.subscribe((event) => react(liveKey(event)))
   agent.transcript$.subscribe((event: SessionEvent) => react(event.type as ReactionOn))
 
   return () => fired
-}
-
-const reactionOp = (op: ReactionOp): Op => {
-  if (op === 'cancel') return { kind: 'cancel', cause: 'user', keepInbox: false }
-  if (op === 'cancelKeep') return { kind: 'cancel', cause: 'user', keepInbox: true }
-  return { kind: op }
 }

@@ -1,103 +1,220 @@
 /**
- * Shrunk schedules the property found, replayed first on every run (fast-check `examples`), so a
- * fixed bug stays fixed whatever the seed.
+ * Shrunk schedules the property found, each replayed as its own test (and first by the soak), so
+ * a fixed bug stays fixed whatever the seed, and an open one is named while the random runs go on.
  */
 import { Schedule } from './schedule.js'
 
-export const REGRESSIONS: readonly Schedule[] = [
+/** A regression: its name says the rule it pins, as it should hold. */
+export type Regression = { readonly name: string; readonly schedule: Schedule }
+
+export const REGRESSIONS: readonly Regression[] = [
   // settled (R24 / section 4): requestError calls retry(), then dispose() from a turn/end
   // subscriber drops the retry turn; turn 1 is the last of its chain but never settles.
-  new Schedule({
-    steps: [{ t: 0, op: { kind: 'followup' } }],
-    replies: [],
-    admissions: null,
-    stepHooks: [],
-    turnStopping: [],
-    requestErrors: [{ retry: true, d: 0 }],
-    reactions: [{ on: 'turn/end', nth: 1, op: 'dispose' }],
-    thrown: [],
-  }),
+  {
+    name: 'R24: a failed turn whose retry dispose() dropped still settles',
+    schedule: new Schedule({
+      steps: [{ t: 0, op: { kind: 'followup' } }],
+      replies: [],
+      admissions: null,
+      stepHooks: [],
+      turnStopping: [],
+      requestErrors: [{ retry: true, d: 0 }],
+      reactions: [{ on: 'turn/end', nth: 1, op: { kind: 'dispose' } }],
+      thrown: [],
+      maxQueued: null,
+    }),
+  },
   // Decision (docs/decisions.md, ordering): r3i is called after r2i but, sent while r1s's enqueue is
   // delivered, is placed depth-first before it; every other invariant must still hold.
-  new Schedule({
-    steps: [{ t: 0, op: { kind: 'followup' } }],
-    replies: [{ kind: 'stream', words: 1, calls: [], finish: 'stop', gaps: [0], trailing: false }],
-    admissions: null,
-    stepHooks: [],
-    turnStopping: [],
-    requestErrors: [],
-    reactions: [
-      { on: 'running', nth: 1, op: 'steer' },
-      { on: 'running', nth: 1, op: 'inject' },
-      { on: 'enqueue', nth: 2, op: 'inject' },
-    ],
-    thrown: [],
-  }),
+  {
+    name: 'ordering decision: nested reentrant sends placed depth-first keep every invariant',
+    schedule: new Schedule({
+      steps: [{ t: 0, op: { kind: 'followup' } }],
+      replies: [{ kind: 'stream', words: 1, calls: [], finish: 'stop', gaps: [0], trailing: false }],
+      admissions: null,
+      stepHooks: [],
+      turnStopping: [],
+      requestErrors: [],
+      reactions: [
+        { on: 'running', nth: 1, op: { kind: 'steer' } },
+        { on: 'running', nth: 1, op: { kind: 'inject' } },
+        { on: 'enqueue', nth: 2, op: { kind: 'inject' } },
+      ],
+      thrown: [],
+      maxQueued: null,
+    }),
+  },
   // R29 (found by `npm run soak`): dispose() and inject() from the same enqueue subscriber. The
   // dispose ran its flush and close depth-first, before the inject already sent; the inject was
   // appended after close() and a followup from its user/message subscriber threw
   // AgentDisposedError before dispose() had resolved. Closing the store now waits for the drain to end.
-  new Schedule({
-    steps: [
-      { t: 0, op: { kind: 'cancel', cause: 'user', keepInbox: false } },
-      { t: 3, op: { kind: 'followup' } },
-      { t: 3, op: { kind: 'followup' } },
-    ],
-    replies: [{ kind: 'malformed', gap: 0, event: 'bogus' }],
-    admissions: null,
-    stepHooks: [],
-    turnStopping: [],
-    requestErrors: [],
-    reactions: [
-      { on: 'enqueue', nth: 2, op: 'dispose' },
-      { on: 'user/message', nth: 1, op: 'followup' },
-      { on: 'enqueue', nth: 2, op: 'inject' },
-    ],
-    thrown: [],
-  }),
+  {
+    name: 'R29: dispose() and inject() from one enqueue subscriber: the store closes after the drain',
+    schedule: new Schedule({
+      steps: [
+        { t: 0, op: { kind: 'cancel', cause: 'user', keepInbox: false } },
+        { t: 3, op: { kind: 'followup' } },
+        { t: 3, op: { kind: 'followup' } },
+      ],
+      replies: [{ kind: 'malformed', gap: 0, event: 'bogus' }],
+      admissions: null,
+      stepHooks: [],
+      turnStopping: [],
+      requestErrors: [],
+      reactions: [
+        { on: 'enqueue', nth: 2, op: { kind: 'dispose' } },
+        { on: 'user/message', nth: 1, op: { kind: 'followup' } },
+        { on: 'enqueue', nth: 2, op: { kind: 'inject' } },
+      ],
+      thrown: [],
+      maxQueued: null,
+    }),
+  },
   // R23, R21b: outside code throws values whose text cannot be taken naively (a tool throws
   // Object.create(null), a step hook a revoked Proxy, the model an Error whose message getter
   // throws). The agent stayed running for good, or events$ errored; now each is a tool error or
   // a turn failure and the later prompts run.
-  new Schedule({
-    steps: [
-      { t: 0, op: { kind: 'followup' } },
-      { t: 1, op: { kind: 'followup' } },
-      { t: 2, op: { kind: 'followup' } },
-      { t: 3, op: { kind: 'followup' } },
-    ],
-    replies: [
-      {
-        kind: 'stream',
-        words: 1,
-        calls: [{ tool: 'fail', d: 0 }],
-        finish: 'tool-calls',
-        gaps: [0],
-        trailing: false,
-      },
-      {
-        kind: 'stream',
-        words: 1,
-        calls: [{ tool: 'weird', d: 0 }],
-        finish: 'tool-calls',
-        gaps: [0],
-        trailing: false,
-      },
-      { kind: 'fail', after: 1, gap: 1 },
-      { kind: 'malformed', gap: 0, event: 'revoked' },
-      { kind: 'stream', words: 1, calls: [], finish: 'stop', gaps: [0], trailing: false },
-    ],
-    admissions: null,
-    stepHooks: [
-      { kind: 'ok', d: 0 },
-      { kind: 'ok', d: 0 },
-      { kind: 'ok', d: 0 },
-      { kind: 'ok', d: 0 },
-      { kind: 'throw' },
-    ],
-    turnStopping: [],
-    requestErrors: [],
-    reactions: [],
-    thrown: ['nullProto', 'badMessage', 'revoked'],
-  }),
+  {
+    name: 'R23, R21b: hostile thrown values become tool errors or turn failures',
+    schedule: new Schedule({
+      steps: [
+        { t: 0, op: { kind: 'followup' } },
+        { t: 1, op: { kind: 'followup' } },
+        { t: 2, op: { kind: 'followup' } },
+        { t: 3, op: { kind: 'followup' } },
+      ],
+      replies: [
+        {
+          kind: 'stream',
+          words: 1,
+          calls: [{ tool: 'fail', d: 0 }],
+          finish: 'tool-calls',
+          gaps: [0],
+          trailing: false,
+        },
+        {
+          kind: 'stream',
+          words: 1,
+          calls: [{ tool: 'weird', d: 0 }],
+          finish: 'tool-calls',
+          gaps: [0],
+          trailing: false,
+        },
+        { kind: 'fail', after: 1, gap: 1 },
+        { kind: 'malformed', gap: 0, event: 'revoked' },
+        { kind: 'stream', words: 1, calls: [], finish: 'stop', gaps: [0], trailing: false },
+      ],
+      admissions: null,
+      stepHooks: [
+        { kind: 'ok', d: 0 },
+        { kind: 'ok', d: 0 },
+        { kind: 'ok', d: 0 },
+        { kind: 'ok', d: 0 },
+        { kind: 'throw' },
+      ],
+      turnStopping: [],
+      requestErrors: [],
+      reactions: [],
+      thrown: ['nullProto', 'badMessage', 'revoked'],
+      maxQueued: null,
+    }),
+  },
+  // R29, R30, R42, R47 (found by the property): an interrupt while "f1" is being admitted
+  // cancels the admission to put "f1" back behind the interrupting "f2"; dispose() in the same
+  // frame discards "f2" before the cancelled admission unwinds. The unwind then re-enqueues "f1"
+  // (enqueue(f1) after discard(f2)) while disposing: it is never discarded, stays outstanding
+  // after dispose(), `idle` is published with it waking, and outcome(f1) never settles.
+  {
+    name: 'R29, R30, R42, R47: a prompt an interrupt puts back while dispose() unwinds is discarded',
+    schedule: new Schedule({
+      steps: [
+        { t: 0, op: { kind: 'followup' } },
+        { t: 3, op: { kind: 'followup', ifBusy: 'interrupt' } },
+        { t: 3, op: { kind: 'dispose' } },
+      ],
+      replies: [],
+      admissions: [{ kind: 'allow', d: 3, rewrite: false, contexts: 0 }],
+      stepHooks: [],
+      turnStopping: [],
+      requestErrors: [],
+      reactions: [],
+      thrown: [],
+      maxQueued: null,
+    }),
+  },
+  // R13, R13c, V1 (found by the property): promptSubmit blocks "f1", so steering "s2" and
+  // context "i3" staged during its admission stay staged (R13c). remove(s2) while idle withdraws
+  // the only steering, but "i3" is left staged with nothing to carry it: it is not appended, and
+  // the later idle inject "i5" is appended at once, before it (i3 comes only at dispose()).
+  {
+    name: 'R13, V1: removing the last staged steering while idle appends the staged context',
+    schedule: new Schedule({
+      steps: [
+        { t: 0, op: { kind: 'followup' } },
+        { t: 3, op: { kind: 'steer' } },
+        { t: 3, op: { kind: 'inject' } },
+        { t: 9, op: { kind: 'remove', pick: 1 } },
+        { t: 10, op: { kind: 'inject' } },
+      ],
+      replies: [],
+      admissions: [{ kind: 'block', d: 3 }],
+      stepHooks: [],
+      turnStopping: [],
+      requestErrors: [],
+      reactions: [],
+      thrown: [],
+      maxQueued: null,
+    }),
+  },
+  // R12 (found by the property, shrunk by hand): "s2" is left staged by the blocked admission
+  // of "f1" (R13c) and is the inherited prefix of the claim of "f3". During that admission
+  // remove(s2) withdraws it and steer("s5") is staged; the admission then writes "s5" before the
+  // prompt, as if it were inherited: the prefix is taken by its length at the claim, not by its
+  // entries. (Withdrawing an inherited context instead does the same.)
+  {
+    name: 'R12: withdrawing an inherited entry during an admission keeps later steering after the prompt',
+    schedule: new Schedule({
+      steps: [
+        { t: 0, op: { kind: 'followup' } },
+        { t: 1, op: { kind: 'steer' } },
+        { t: 5, op: { kind: 'followup' } },
+        { t: 6, op: { kind: 'remove', pick: 1 } },
+        { t: 6, op: { kind: 'steer' } },
+      ],
+      replies: [{ kind: 'stream', words: 1, calls: [], finish: 'stop', gaps: [0], trailing: false }],
+      admissions: [
+        { kind: 'block', d: 3 },
+        { kind: 'allow', d: 3, rewrite: false, contexts: 0 },
+      ],
+      stepHooks: [],
+      turnStopping: [],
+      requestErrors: [],
+      reactions: [],
+      thrown: [],
+      maxQueued: null,
+    }),
+  },
+  // R48 (found by the property, shrunk by hand): with maxQueued 1, a `running` subscriber
+  // cancels the claim of "f1" before its dequeue, and the cancel discards "f1". While that claim
+  // unwinds, the bound still subtracts "the head being dequeued" from an empty queue, so both
+  // sends of the discard's subscribers pass: "r3p" is accepted with "r2f" already waiting, two
+  // waiting items under a bound of one.
+  {
+    name: 'R48: maxQueued holds while a cancelled claim unwinds',
+    schedule: new Schedule({
+      steps: [{ t: 0, op: { kind: 'followup' } }],
+      replies: [],
+      admissions: null,
+      stepHooks: [],
+      turnStopping: [],
+      requestErrors: [],
+      reactions: [
+        { on: 'running', nth: 1, op: { kind: 'cancel', cause: 'user', keepInbox: false } },
+        { on: 'discard', nth: 1, op: { kind: 'followup' } },
+        { on: 'discard', nth: 1, op: { kind: 'parked' } },
+      ],
+      thrown: [],
+      maxQueued: 1,
+    }),
+  },
 ]

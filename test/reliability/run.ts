@@ -12,11 +12,18 @@
 import { TestScheduler } from 'rxjs/testing'
 import type { Agent } from '../../src/index.js'
 import { label } from '../../src/testing.js'
+import { checkInboxView } from './checkInboxView.js'
+import { InboxFold } from './fold.js'
 import type { Log } from './log.js'
 import type { Schedule } from './schedule.js'
 import { buildWorld, type World } from './world.js'
 
-export type RunResult = { readonly agent: Agent; readonly log: Log; readonly show: () => string }
+export type RunResult = {
+  readonly agent: Agent
+  readonly log: Log
+  readonly fold: InboxFold
+  readonly show: () => string
+}
 
 /** Cleanup cancels before the run counts as never coming to rest. */
 const MAX_CLEANUPS = 30
@@ -57,27 +64,26 @@ export const runSchedule = async (schedule: Schedule): Promise<RunResult> => {
   })
   const { agent, log, perform, checkStaged } = world as World
   const disposing = () => log.promises.some((p) => p.what.startsWith('dispose'))
+  const fold = new InboxFold(log)
 
   let frame = -1
   let sentAtFrame = 0
-  /** A waking send accepted while idle scheduled a wake this frame (R6): not quiescent yet. */
-  let wakeArmed = false
   for (const step of schedule.steps) {
     if (step.t !== frame) {
       segment(step.t - 1)
       scheduler.frame = frame = step.t
       sentAtFrame = log.sent.size
-      wakeArmed = false
       checkStaged(`t=${frame}`)
     }
-    const op = step.op.kind
-    if ((op === 'followup' || op === 'steer') && agent.status === 'idle') wakeArmed = true
     const promises = log.promises.length
     segment(frame - 1, () => perform(step.op, step.text))
+    if (!log.completed.events) checkInboxView(log, fold, agent, `after t=${frame} ${step.op.kind}`)
     if (step.op.kind !== 'whenIdle' || disposing()) continue
+    // A promote from a subscriber may have scheduled a wake (R46): whenIdle() is not judged.
+    if (log.wake.maybe === frame) continue
     // R28 at the call: quiescent means idle with nothing waking (and no wake scheduled, which
-    // a send in this frame may have done).
-    const idle = agent.status === 'idle' && wakingOutstanding(log).length === 0 && !wakeArmed
+    // a send or a promote in this frame may have done, R6).
+    const idle = agent.status === 'idle' && wakingOutstanding(log).length === 0 && log.wake.certain !== frame
     const entry = log.promises[promises]
     await macrotask()
     if (idle && log.sent.size === sentAtFrame && entry?.settled !== 'resolved')
@@ -100,6 +106,7 @@ export const runSchedule = async (schedule: Schedule): Promise<RunResult> => {
       continue
     }
     checkStaged(at)
+    checkInboxView(log, fold, agent, at)
     if (agent.acceptsNextStep) log.problems.push(`R28: window open while idle ${at}`)
     const waking = wakingOutstanding(log)
     if (waking.length > 0) log.problems.push(`R28/R6: idle with waking items ${waking} queued ${at}`)
@@ -114,6 +121,8 @@ export const runSchedule = async (schedule: Schedule): Promise<RunResult> => {
 
   let disposed = false
   segment(Number.POSITIVE_INFINITY, () => {
+    // What subscribers send from here on is accepted and discarded (R29, R48).
+    log.disposeCalls.push({ position: log.timeline.length, topLevel: true })
     agent.dispose().then(() => {
       disposed = true
     })
@@ -124,7 +133,9 @@ export const runSchedule = async (schedule: Schedule): Promise<RunResult> => {
     log.problems.push(`R29: streams not completed after dispose() (${JSON.stringify(log.completed)})`)
   if (log.hangs > 0)
     log.problems.push(`R29: ${log.hangs} hook/tool/model subscription(s) open after dispose()`)
-  return { agent, log, show: () => showTimeline(log) }
+  fold.advance()
+  fold.finish()
+  return { agent, log, fold, show: () => showTimeline(log) }
 }
 
 /** The run as one labelled line per event: `t=5 enqueue(f1,queued)`, `t=6 D turn/start(1)` … */

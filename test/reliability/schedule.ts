@@ -5,17 +5,49 @@
  * It is a hand-made arbitrary (a record of arrays) rather than `fc.commands`: the whole run is
  * one deterministic virtual-time replay, so fast-check shrinks every part independently (drop a
  * step, shorten a reply list, lower a delay) and the counterexample prints as one readable
- * script (`Schedule[fc.toStringMethod]`).
+ * script (`Schedule[fc.toStringMethod]`, see show.ts).
  */
 import fc from 'fast-check'
+import { showSchedule } from './show.js'
 
 export type SendKind = 'followup' | 'steer' | 'inject' | 'parked'
+/**
+ * A guarded steer's turn (R49), relative to the turn whose window is open at the call (or the
+ * turn the next admission would open, while it is closed): one before, that one, one after.
+ */
+export type TurnPick = 'past' | 'current' | 'future'
+export type SendOp = {
+  readonly kind: SendKind
+  /** R47; `interrupt` only for waking sends (followup, steer). */
+  readonly ifBusy?: 'reject' | 'interrupt'
+  /** R49; steers only. */
+  readonly turn?: TurnPick
+}
+export type ControlKind = 'remove' | 'replace' | 'move' | 'promote'
+/**
+ * An inbox control call (R43–R46) on an id returned earlier in the run, waiting or settled:
+ * the `pick`th id counted back from the latest one (modulo the ids so far).
+ */
+export type ControlOp = {
+  readonly kind: ControlKind
+  readonly pick: number
+  /** `move`: the position asked for (clamped by the agent). */
+  readonly index?: number
+  /** `replace`: with input that fails validation (R2: it throws and changes nothing). */
+  readonly bad?: boolean
+}
 export type Op =
-  | { readonly kind: SendKind }
+  | SendOp
+  | ControlOp
   | { readonly kind: 'cancel'; readonly cause: 'user' | 'parent'; readonly keepInbox: boolean }
   | { readonly kind: 'retry' | 'dispose' | 'whenIdle' }
 /** A top-level call at virtual frame `t`. */
 export type Step = { readonly t: number; readonly op: Op }
+
+export const isSend = (op: Op): op is SendOp =>
+  op.kind === 'followup' || op.kind === 'steer' || op.kind === 'inject' || op.kind === 'parked'
+export const isControl = (op: Op): op is ControlOp =>
+  op.kind === 'remove' || op.kind === 'replace' || op.kind === 'move' || op.kind === 'promote'
 
 export type ToolName =
   | 'ok' // answers after d frames (at once for d = 0)
@@ -80,6 +112,8 @@ export const REACTION_EVENTS = [
   'enqueue',
   'dequeue',
   'discard',
+  'replace',
+  'reorder',
   'cancel-requested',
   'settled',
   'error',
@@ -93,7 +127,8 @@ export const REACTION_EVENTS = [
   'assistant/message',
 ] as const
 export type ReactionOn = (typeof REACTION_EVENTS)[number]
-export type ReactionOp = SendKind | 'cancel' | 'cancelKeep' | 'retry' | 'dispose'
+/** What a subscriber calls: any call of the script but `whenIdle()`. */
+export type ReactionOp = Exclude<Op, { readonly kind: 'whenIdle' }>
 /** A subscriber that calls `op` while the `nth` event of kind `on` is being delivered. */
 export type Reaction = { readonly on: ReactionOn; readonly nth: number; readonly op: ReactionOp }
 
@@ -109,88 +144,39 @@ export type Plan = {
   readonly reactions: readonly Reaction[]
   /** Cyclic; empty: every throw is a plain `Error`. */
   readonly thrown: readonly Thrown[]
+  /** `createAgent({maxQueued})` (R48); `null`: unbounded. */
+  readonly maxQueued: number | null
 }
 
-const PREFIX: Record<SendKind, string> = { followup: 'f', steer: 's', inject: 'i', parked: 'p' }
+/** The text a send carries starts with its kind's letter; a replace's new text with `x`. */
+const PREFIX: Record<SendKind | 'replace', string> = {
+  followup: 'f',
+  steer: 's',
+  inject: 'i',
+  parked: 'p',
+  replace: 'x',
+}
+const prefixOf = (op: Op): string | undefined =>
+  isSend(op) ? PREFIX[op.kind] : op.kind === 'replace' ? PREFIX.replace : undefined
 
-/** A plan with its steps in time order and the text each send carries. */
+/** A plan with its steps in time order and the text each send (or replace) carries. */
 export class Schedule {
   readonly steps: readonly (Step & { readonly text: string })[]
   constructor(readonly plan: Plan) {
     const sorted = [...plan.steps].sort((a, b) => a.t - b.t)
-    this.steps = sorted.map((step, i) => ({
-      ...step,
-      text: step.op.kind in PREFIX ? `${PREFIX[step.op.kind as SendKind]}${i + 1}` : '',
-    }))
+    this.steps = sorted.map((step, i) => {
+      const prefix = prefixOf(step.op)
+      return { ...step, text: prefix === undefined ? '' : `${prefix}${i + 1}` }
+    })
   }
-  reactionText(index: number, op: ReactionOp): string {
-    return op in PREFIX ? `r${index + 1}${PREFIX[op as SendKind]}` : ''
+  reactionText(index: number, op: Op): string {
+    const prefix = prefixOf(op)
+    return prefix === undefined ? '' : `r${index + 1}${prefix}`
   }
   [fc.toStringMethod](): string {
     return this.toString()
   }
   toString(): string {
-    const { plan } = this
-    const lines = ['schedule (virtual frames):', '  model replies (in request order; later requests fail):']
-    plan.replies.forEach((r, i) => {
-      lines.push(`    #${i + 1} ${showReply(r)}`)
-    })
-    const cyclic = (name: string, list: readonly string[]) =>
-      lines.push(`  ${name} (cyclic): ${list.length ? list.join(', ') : '(default)'}`)
-    cyclic('promptSubmit', plan.admissions === null ? ['(no hook)'] : plan.admissions.map(showAdmission))
-    cyclic('step hook', plan.stepHooks.map(showHook))
-    cyclic('turnStopping', plan.turnStopping.map(showHook))
-    cyclic(
-      'requestError',
-      plan.requestErrors.map((r) => `${r.retry ? 'retry' : 'pass'}(d=${r.d})`),
-    )
-    cyclic('thrown values', plan.thrown)
-    plan.reactions.forEach((r, i) => {
-      lines.push(`  reaction: on ${ordinal(r.nth)} ${r.on} → ${showCall(r.op, this.reactionText(i, r.op))}`)
-    })
-    lines.push('  script:')
-    for (const s of this.steps) lines.push(`    t=${s.t} ${showOp(s.op, s.text)}`)
-    return lines.join('\n')
+    return showSchedule(this)
   }
 }
-
-const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`
-const showCall = (op: ReactionOp, text: string): string => {
-  if (op === 'cancel') return 'cancel(user)'
-  if (op === 'cancelKeep') return 'cancel(user, keepInbox)'
-  if (op === 'retry' || op === 'dispose') return `${op}()`
-  return `${op}("${text}")`
-}
-const showOp = (op: Op, text: string): string => {
-  if (op.kind === 'cancel') return `cancel(${op.cause}${op.keepInbox ? ', keepInbox' : ''})`
-  if (op.kind === 'retry' || op.kind === 'dispose' || op.kind === 'whenIdle') return `${op.kind}()`
-  return `${op.kind}("${text}")`
-}
-const showReply = (r: Reply): string => {
-  switch (r.kind) {
-    case 'stream': {
-      const calls = r.calls.map((c) => `${c.tool}(d=${c.d})`).join(', ')
-      return `stream ${r.words} word(s)${calls ? `, calls [${calls}]` : ''}, finish ${r.finish}, gaps [${r.gaps}]${r.trailing ? ', trailing delta' : ''}`
-    }
-    case 'fail':
-      return `error after ${r.after} delta(s), gap ${r.gap}`
-    case 'malformed':
-      return `malformed event (${r.event}), gap ${r.gap}`
-    case 'hang':
-      return `hang (on abort: ${r.onAbort})`
-  }
-}
-const showAdmission = (a: Admission): string => {
-  switch (a.kind) {
-    case 'allow':
-      return `allow(d=${a.d}${a.rewrite ? ', rewrite' : ''}${a.contexts ? `, +${a.contexts} contexts` : ''})`
-    case 'block':
-    case 'error':
-      return `${a.kind}(d=${a.d})`
-    case 'hang':
-      return `hang(on abort: ${a.onAbort})`
-    default:
-      return a.kind
-  }
-}
-const showHook = (h: HookPlan): string => (h.kind === 'ok' ? `ok(d=${h.d})` : h.kind)
