@@ -1,9 +1,11 @@
 import { scheduleWake } from './claim.js'
 import { fifoFrom } from './fifo.js'
+import { settleContexts } from './outbox.js'
+import { withClaim } from './records.js'
 import type { InputOf } from './inputs.js'
 import type { Reduction } from './reduction.js'
 import { activeWork, itemMessage, itemWakes, type OutboxEntry, type QueuedItem } from './state.js'
-import { discard, findWaiting, queueIds } from './waiting.js'
+import { discard, findWaiting, nextId, queueIds } from './waiting.js'
 
 /**
  * R43: withdraws a waiting item. A queued, parked or steering item gets one `discard` with
@@ -21,8 +23,13 @@ export const remove = (r: Reduction, { id }: InputOf<'remove'>): void => {
   }
   const entry = s.outbox[found.index] as OutboxEntry
   r.set({ outbox: s.outbox.filter((_, i) => i !== found.index) })
-  if (entry.kind === 'steering') return discard(r, [entry.message], 'removed')
-  r.settle(id, { kind: 'discarded', reason: 'removed' })
+  // The claim's inherited prefix (R12) is one shorter when the entry came from it.
+  const claim = s.activity?.kind === 'claim' ? s.activity : undefined
+  if (claim && found.index < claim.inherited) r.setActivity(withClaim(claim, { inherited: claim.inherited - 1 }))
+  if (entry.kind === 'steering') discard(r, [entry.message], 'removed')
+  else r.settle(id, { kind: 'discarded', reason: 'removed' })
+  // Context left without steering while nothing runs is appended now, as a cancel would (R13, V1).
+  if (!activeWork(r.state) && settleContexts(r)) r.effect({ kind: 'persist' })
 }
 
 /**
@@ -63,7 +70,7 @@ export const move = (r: Reduction, { id, index }: InputOf<'move'>): void => {
   if (to === found.index) return
   r.setQueue(fifoFrom(items), s.waking)
   r.live({ type: 'agent/inbox/reorder', agentId: s.agentId, ids: queueIds(items) })
-  r.journal({ op: 'move', id, index: to })
+  r.journal({ op: 'move', id, before: nextId(items, to) })
 }
 
 /**
@@ -77,10 +84,13 @@ export const promote = (r: Reduction, { id }: InputOf<'promote'>): void => {
   const found = findWaiting(s, id)
   if (found?.in !== 'queue') return
   const { items } = found
+  const open = s.window && activeWork(s) !== undefined
+  // The waking head is already the next turn: nothing changes, nothing is journaled.
+  if (!open && found.index === 0 && itemWakes(items[0] as QueuedItem)) return
   const [item] = items.splice(found.index, 1) as [QueuedItem]
   const message = itemMessage(item)
   const waking = s.waking - (itemWakes(item) ? 1 : 0)
-  if (s.window && activeWork(s)) {
+  if (open) {
     r.setQueue(fifoFrom(items), waking)
     r.set({ outbox: [...s.outbox, { kind: 'steering', message }] })
     r.live({ type: 'agent/inbox/dequeue', agentId: s.agentId, message })

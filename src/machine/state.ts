@@ -167,5 +167,12 @@ export const isQuiescent = (s: DeliveryState): boolean =>
 export const activeWork = (s: DeliveryState): Claim | Turn | undefined =>
   s.activity && s.activity.kind !== 'between' ? s.activity : undefined
 
+/**
+ * A claim is taking the queue head (R41): the head is shown in the queue but no longer waits.
+ * Once a cancel hit the claim it never dequeues, so the head waits again (R43).
+ */
+export const dequeuingHead = (s: DeliveryState): boolean =>
+  s.activity?.kind === 'claim' && s.activity.phase === 'opening' && !s.activity.abort && s.queue.size > 0
+
 export const hasSteering = (outbox: readonly OutboxEntry[]): boolean =>
   outbox.some((e) => e.kind === 'steering')
