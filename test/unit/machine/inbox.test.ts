@@ -874,7 +874,7 @@ describe('journal (R50)', () => {
 // Defects these tables found. Each row below FAILS on the reducer as it is; the commit that added
 // them describes each defect. They stay red until the reducer is fixed.
 
-describe('defects found (failing until fixed)', () => {
+describe('regressions: defects these rows found', () => {
   const folds: readonly FoldRow[] = [
     [
       'R12, R43: removing inherited steering during the admission does not pull steering accepted during it ahead of the prompt',
