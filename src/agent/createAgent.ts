@@ -36,6 +36,7 @@ import { toolSpecsOf } from '../tools/toolSpecs.js'
 import { acceptSend, checkSendOptions, FOLLOWUP, INJECT, STEER } from './acceptSend.js'
 import { checkOptions } from './checkOptions.js'
 import { inboxControl } from './inboxControl.js'
+import { restoredState, restoreInbox } from './restoreInbox.js'
 import { checkSendPolicy, type PendingSends } from './sendPolicy.js'
 
 /**
@@ -63,6 +64,9 @@ export const createAgent = (options: AgentOptions): Agent => {
   const signals = inlet<Signal>(idle.entered)
   const transcript = new Transcript(store, history, (error) => signals.next({ type: 'store/failed', error }))
   for (const draft of closeInterruptedTurn(history)) transcript.append(draft)
+  const restored = restoreInbox(store.inbox?.load() ?? [], transcript.events)
+  for (const draft of restored.appended) transcript.append(draft)
+  if (restored.records.length > 0) store.inbox?.append(restored.records)
 
   // The contract's shape: sends enter as an Observable and are split by target and wakeup
   // (splitSends: connect + type-guard filters) into the queue and inject streams.
@@ -70,6 +74,7 @@ export const createAgent = (options: AgentOptions): Agent => {
   const commands = inlet<Command>(idle.entered)
   let state: DeliveryState = {
     ...initialState(agentId, lastTurnOf(history)),
+    ...restoredState(restored),
     journaling: store.inbox !== undefined,
   }
   let finished = false
@@ -79,6 +84,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     () => transcript.events,
     (id) => holds(state, id),
   )
+  for (const [id, outcome] of restored.settled) outcomes.settle(id, outcome)
 
   const reductions$ = merge(
     sends.observable.pipe(splitSends()),
@@ -230,5 +236,9 @@ export const createAgent = (options: AgentOptions): Agent => {
       }),
     )
     .subscribe(observer)
+  // R51: restored context appended now is flushed like any append outside a turn (R36), and
+  // restored waking items wake the driver once this call has returned (R6).
+  if (restored.appended.length > 0) effects.next({ kind: 'persist' })
+  if (state.wakeScheduled) effects.next({ kind: 'schedule', input: { type: 'wake' } })
   return agent
 }
