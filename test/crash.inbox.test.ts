@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fileStore } from '../src/index.js'
+import { type AgentMessageId, fileStore } from '../src/index.js'
 import { deliveredIds, replayJournal } from '../src/session/replayJournal.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -106,7 +106,7 @@ describe('R52: SIGKILL never loses a send whose flush resolved', () => {
           for (const [id, count] of after.counts) expect(count, `${id} in the transcript`).toBe(1)
           for (const id of durable) {
             const delivered = after.counts.has(id)
-            const places = [delivered, after.waiting.has(id), !delivered && after.settled.has(id)]
+            const places = [delivered, after.waiting.has(id), !delivered && after.settled.has(id as AgentMessageId)]
             expect(places.filter(Boolean), `flushed id ${id} (file ${f}, run ${k})`).toHaveLength(1)
           }
           expectedRestore = after.resumed
