@@ -4,7 +4,7 @@ import { settleContexts } from './outbox.js'
 import { withClaim } from './records.js'
 import type { InputOf } from './inputs.js'
 import type { Reduction } from './reduction.js'
-import { activeWork, itemMessage, itemWakes, type OutboxEntry, type QueuedItem } from './state.js'
+import { activeWork, dequeuingHead, itemMessage, itemWakes, type OutboxEntry, type QueuedItem } from './state.js'
 import { discard, findWaiting, nextId, queueIds } from './waiting.js'
 
 /**
@@ -65,7 +65,8 @@ export const move = (r: Reduction, { id, index }: InputOf<'move'>): void => {
   if (found?.in !== 'queue') return
   const { items } = found
   const [item] = items.splice(found.index, 1)
-  const to = Math.max(0, Math.min(index, items.length))
+  // The head a claim is dequeuing stays the head: the claim takes what it showed (R41).
+  const to = Math.max(dequeuingHead(s) ? 1 : 0, Math.min(index, items.length))
   items.splice(to, 0, item as QueuedItem)
   if (to === found.index) return
   r.setQueue(fifoFrom(items), s.waking)

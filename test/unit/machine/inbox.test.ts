@@ -325,6 +325,13 @@ describe('move (R45)', () => {
       [reorder('b', 'a')],
       { queue: [q('b'), qt('a')] },
     ],
+    [
+      'R45, R41: while a claim opens, nothing moves ahead of the head it is dequeuing (index 0 is 1)',
+      claiming({}, { queue: [q('m1'), q('m2'), q('m3')] }),
+      move('m3', 0),
+      [reorder('m1', 'm3', 'm2')],
+      { queue: [q('m1'), q('m3'), q('m2')] },
+    ],
   ]
   it.each(rows)('%s', checkRow)
 
