@@ -40,7 +40,9 @@ type Run = { restored: string[]; durable: string[]; errors: string[]; signal: No
 /** Runs the child on `log` and SIGKILLs it `killAfterMs` after its `ready` line. */
 const runChild = (log: string, seed: number, killAfterMs: number): Promise<Run> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [childBundle, log, String(seed)], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [childBundle, log, String(seed)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     const run: Run = { restored: [], durable: [], errors: [], signal: null }
     let buffer = ''
     let stderr = ''
@@ -106,7 +108,11 @@ describe('R52: SIGKILL never loses a send whose flush resolved', () => {
           for (const [id, count] of after.counts) expect(count, `${id} in the transcript`).toBe(1)
           for (const id of durable) {
             const delivered = after.counts.has(id)
-            const places = [delivered, after.waiting.has(id), !delivered && after.settled.has(id as AgentMessageId)]
+            const places = [
+              delivered,
+              after.waiting.has(id),
+              !delivered && after.settled.has(id as AgentMessageId),
+            ]
             expect(places.filter(Boolean), `flushed id ${id} (file ${f}, run ${k})`).toHaveLength(1)
           }
           expectedRestore = after.resumed

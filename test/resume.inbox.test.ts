@@ -53,7 +53,9 @@ describe('R51: resume rebuilds the inbox', () => {
       queue: ['second:queued', 'parked:parked'],
       outbox: ['fix:steering', 'fact:context'],
     })
-    expect([...next.agent.inbox.queue, ...next.agent.inbox.outbox].map((i) => i.message.id)).toStrictEqual(ids)
+    expect([...next.agent.inbox.queue, ...next.agent.inbox.outbox].map((i) => i.message.id)).toStrictEqual(
+      ids,
+    )
     // R6: nothing ran yet; the wake comes after createAgent returned.
     expect(next.agent.status).toBe('idle')
     expect(labels(next.agent.session.events).slice(-1)).toStrictEqual(['turn/end(aborted)'])

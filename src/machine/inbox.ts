@@ -1,10 +1,17 @@
 import { scheduleWake } from './claim.js'
 import { fifoFrom } from './fifo.js'
+import type { InputOf } from './inputs.js'
 import { settleContexts } from './outbox.js'
 import { withClaim } from './records.js'
-import type { InputOf } from './inputs.js'
 import type { Reduction } from './reduction.js'
-import { activeWork, dequeuingHead, itemMessage, itemWakes, type OutboxEntry, type QueuedItem } from './state.js'
+import {
+  activeWork,
+  dequeuingHead,
+  itemMessage,
+  itemWakes,
+  type OutboxEntry,
+  type QueuedItem,
+} from './state.js'
 import { discard, findWaiting, nextId, queueIds } from './waiting.js'
 
 /**
@@ -25,7 +32,8 @@ export const remove = (r: Reduction, { id }: InputOf<'remove'>): void => {
   r.set({ outbox: s.outbox.filter((_, i) => i !== found.index) })
   // The claim's inherited prefix (R12) is one shorter when the entry came from it.
   const claim = s.activity?.kind === 'claim' ? s.activity : undefined
-  if (claim && found.index < claim.inherited) r.setActivity(withClaim(claim, { inherited: claim.inherited - 1 }))
+  if (claim && found.index < claim.inherited)
+    r.setActivity(withClaim(claim, { inherited: claim.inherited - 1 }))
   if (entry.kind === 'steering') discard(r, [entry.message], 'removed')
   else r.settle(id, { kind: 'discarded', reason: 'removed' })
   // Context left without steering while nothing runs is appended now, as a cancel would (R13, V1).

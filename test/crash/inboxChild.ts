@@ -11,7 +11,13 @@
  * - `error <text>` an `agent/error` or a broken books check (R30): the parent fails the test.
  */
 import { concatMap, from, type Observable, timer } from 'rxjs'
-import { type AgentMessageId, createAgent, fileStore, inboxConservation, type ModelEvent } from '../../src/index.js'
+import {
+  type AgentMessageId,
+  createAgent,
+  fileStore,
+  inboxConservation,
+  type ModelEvent,
+} from '../../src/index.js'
 
 const path = process.argv[2]
 const seed = Number(process.argv[3] ?? '1')
