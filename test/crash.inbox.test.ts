@@ -5,7 +5,8 @@
  * random moments, 33 times over three files. After each kill the session is opened again: every
  * reported id is in the transcript exactly once, or waiting in the inbox, or settled in the
  * journal; no id is in the transcript twice; the next child's resumed inbox is what the journal
- * says; and the books balance from the reopened state (R30), which the child checks itself.
+ * says; the queue keeps acceptance order but for what was moved or promoted; and the books
+ * balance from the reopened state (R30), which the child checks itself.
  *
  * The child is bundled once with esbuild and run with plain `node` (tsx per spawn costs seconds).
  */
@@ -35,7 +36,13 @@ beforeAll(async () => {
 }, 30_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-type Run = { restored: string[]; durable: string[]; errors: string[]; signal: NodeJS.Signals | null }
+type Run = {
+  restored: string[]
+  durable: string[]
+  moved: string[]
+  errors: string[]
+  signal: NodeJS.Signals | null
+}
 
 /** Runs the child on `log` and SIGKILLs it `killAfterMs` after its `ready` line. */
 const runChild = (log: string, seed: number, killAfterMs: number): Promise<Run> =>
@@ -43,7 +50,7 @@ const runChild = (log: string, seed: number, killAfterMs: number): Promise<Run> 
     const child = spawn(process.execPath, [childBundle, log, String(seed)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
-    const run: Run = { restored: [], durable: [], errors: [], signal: null }
+    const run: Run = { restored: [], durable: [], moved: [], errors: [], signal: null }
     let buffer = ''
     let stderr = ''
     const guard = setTimeout(() => child.kill('SIGKILL'), 15_000)
@@ -58,6 +65,7 @@ const runChild = (log: string, seed: number, killAfterMs: number): Promise<Run> 
         if (word === 'ready') setTimeout(() => child.kill('SIGKILL'), killAfterMs)
         else if (word === 'restored') run.restored = rest.filter(Boolean)
         else if (word === 'durable') run.durable.push(...rest.filter(Boolean))
+        else if (word === 'moved') run.moved.push(...rest.filter(Boolean))
         else if (word === 'error') run.errors.push(rest.join(' '))
       }
     })
@@ -82,7 +90,13 @@ const reopen = (log: string) => {
     const steering = replay.outbox.some((i) => i.placement === 'steering' && i.turn === undefined)
     const resumed = [...replay.queue, ...(steering ? replay.outbox.filter((i) => i.turn === undefined) : [])]
     const waiting = new Set([...replay.queue, ...replay.outbox].map((i) => i.message.id as string))
-    return { counts, waiting, settled: replay.settled, resumed: resumed.map((i) => i.message.id as string) }
+    return {
+      counts,
+      waiting,
+      settled: replay.settled,
+      queue: replay.queue.map((i) => i.message.id as string),
+      resumed: resumed.map((i) => i.message.id as string),
+    }
   } finally {
     store.close?.()
   }
@@ -97,6 +111,7 @@ describe('R52: SIGKILL never loses a send whose flush resolved', () => {
       Array.from({ length: files }, async (_, f) => {
         const log = join(root, `session-${f}.jsonl`)
         const durable = new Set<string>()
+        const moved = new Set<string>()
         let expectedRestore: string[] = []
         for (let k = 0; k < kills; k++) {
           const run = await runChild(log, 1000 * f + k + 1, 30 + ((k * 37 + f * 11) % 170))
@@ -104,7 +119,11 @@ describe('R52: SIGKILL never loses a send whose flush resolved', () => {
           expect(run.restored, `file ${f} run ${k}: the resumed inbox`).toStrictEqual(expectedRestore)
           totals.kills++
           for (const id of run.durable) durable.add(id)
+          for (const id of run.moved) moved.add(id)
           const after = reopen(log)
+          // Ids sort in acceptance order (R3): what no move or promote touched keeps it.
+          const kept = after.queue.filter((id) => !moved.has(id))
+          expect(kept, `file ${f} run ${k}: the queue's order`).toStrictEqual(kept.slice().sort())
           for (const [id, count] of after.counts) expect(count, `${id} in the transcript`).toBe(1)
           for (const id of durable) {
             const delivered = after.counts.has(id)

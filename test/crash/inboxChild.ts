@@ -8,6 +8,7 @@
  * - `restored <id> …` the ids the resumed agent's inbox holds at creation (queue, then outbox);
  * - `ready` once the agent runs;
  * - `durable <id> …` the ids sent before a `session.flush()` that has resolved (R52);
+ * - `moved <id>` before a `move` or `promote` of it (the others keep their acceptance order);
  * - `error <text>` an `agent/error` or a broken books check (R30): the parent fails the test.
  */
 import { concatMap, from, type Observable, timer } from 'rxjs'
@@ -76,9 +77,13 @@ const step = (): void => {
       if (id === undefined) continue
       if (roll < 0.7) agent.remove(id)
       else if (roll < 0.8) agent.replace(id, `${text} (edited)`)
-      else if (roll < 0.88) agent.move(id, Math.floor(random() * 4))
-      else if (roll < 0.96) agent.promote(id)
-      else agent.cancel({ kind: 'user' }, { keepInbox: random() < 0.5 })
+      else if (roll < 0.88) {
+        print(`moved ${id}`)
+        agent.move(id, Math.floor(random() * 4))
+      } else if (roll < 0.96) {
+        print(`moved ${id}`)
+        agent.promote(id)
+      } else agent.cancel({ kind: 'user' }, { keepInbox: random() < 0.5 })
     }
   }
   if (random() < 0.4) {
