@@ -33,6 +33,7 @@ import { isHumanPrompt } from '../session/isHumanPrompt.js'
 import { memoryStore } from '../session/memoryStore.js'
 import { Transcript } from '../session/transcript.js'
 import { toolSpecsOf } from '../tools/toolSpecs.js'
+import { remoteSends } from './acceptRemote.js'
 import { acceptSend, checkSendOptions, FOLLOWUP, INJECT, STEER } from './acceptSend.js'
 import { checkOptions } from './checkOptions.js'
 import { inboxControl } from './inboxControl.js'
@@ -115,12 +116,16 @@ export const createAgent = (options: AgentOptions): Agent => {
     const plain = sendOptions === FOLLOWUP || sendOptions === STEER || sendOptions === INJECT
     if (!plain || maxQueued !== undefined) checkSendPolicy(state, pending, sendOptions, maxQueued, call)
     const accepted = acceptSend(input, sendOptions, call)
-    if (sendOptions.target === 'next-turn' || sendOptions.wakeup) {
+    enterSend(accepted)
+    return accepted.message.id
+  }
+  /** A send enters the pipeline; until it is reduced it counts as pending (ifBusy, maxQueued). */
+  const enterSend = (accepted: AcceptedSend): void => {
+    if (accepted.options.target === 'next-turn' || accepted.options.wakeup) {
       pending.queued++
-      if (sendOptions.wakeup) pending.waking++
+      if (accepted.options.wakeup) pending.waking++
     }
     sends.next(accepted)
-    return accepted.message.id
   }
   const control = inboxControl({ command: (command) => commands.next(command), finished: () => finished })
 
@@ -188,11 +193,19 @@ export const createAgent = (options: AgentOptions): Agent => {
     ...control,
   }
 
+  const acceptRemote = remoteSends({
+    finished: () => finished,
+    known: (id) => outcomes.knows(id),
+    checkPolicy: (sendOptions) => checkSendPolicy(state, pending, sendOptions, maxQueued, 'send()'),
+    enter: enterSend,
+    refuse: (id, error) => commands.next({ type: 'refuse', id, error }),
+  })
   const agentHooks = extendAgent(
     agent,
     hooks,
     () =>
       fifoToArray(state.queue).filter((item) => itemWakes(item) && isHumanPrompt(itemSource(item))).length,
+    acceptRemote,
   )
   const runEffect = createEffectRunner({
     agent,

@@ -40,6 +40,10 @@ export const remove = (r: Reduction, { id }: InputOf<'remove'>): void => {
   if (!activeWork(r.state) && settleContexts(r)) r.effect({ kind: 'persist' })
 }
 
+/** R55: a remote send this agent refused when it applied it settles `refused`. */
+export const refuse = (r: Reduction, { id, error }: InputOf<'refuse'>): void =>
+  r.settle(id, { kind: 'refused', error })
+
 /**
  * R44: changes a waiting item's content and source in place (same id, position, placement). The
  * input was validated and snapshotted like a send. Queued and steering items publish `replace`.

@@ -29,6 +29,9 @@ export type QueueSend = {
 export type InjectSend = { readonly type: 'inject'; readonly message: AgentMessage }
 
 /** Calls from the public surface, already validated, snapshotted and (for sends) given an id. */
+/** A refusal as data (its error's name and message), so a journal can hold it. */
+export type RefusalData = { readonly name: string; readonly message: string }
+
 export type Command =
   | QueueSend
   | InjectSend
@@ -40,6 +43,11 @@ export type Command =
   | { readonly type: 'replace'; readonly message: AgentMessage }
   | { readonly type: 'move'; readonly id: AgentMessageId; readonly index: number }
   | { readonly type: 'promote'; readonly id: AgentMessageId }
+  /**
+   * A send minted in another process that this agent's policy refused when it applied it (R55):
+   * it settles `refused`, in order with everything else, and the settlement is journaled.
+   */
+  | { readonly type: 'refuse'; readonly id: AgentMessageId; readonly error: RefusalData }
 
 /** An allowed admission, after every `promptSubmit` hook ran and the decision validated. */
 export type Admission = {
