@@ -13,26 +13,16 @@
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AgentMessageId, fileStore } from '../src/index.js'
 import { deliveredIds, replayJournal } from '../src/session/replayJournal.js'
+import { bundleChild } from './support/bundleChild.js'
 
-const here = dirname(fileURLToPath(import.meta.url))
 const root = mkdtempSync(join(tmpdir(), 'steerable-crash-inbox-'))
-const childBundle = join(root, 'inboxChild.mjs')
+let childBundle = ''
 beforeAll(async () => {
-  await build({
-    entryPoints: [join(here, 'crash', 'inboxChild.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: childBundle,
-    logLevel: 'silent',
-  })
+  childBundle = await bundleChild('inboxChild', root)
 }, 30_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 

@@ -19,19 +19,13 @@ import {
   inboxConservation,
   type ModelEvent,
 } from '../../src/index.js'
+import { mulberry32 } from '../support/mulberry32.js'
 
 const path = process.argv[2]
 const seed = Number(process.argv[3] ?? '1')
 if (!path) throw new Error('usage: inboxChild.ts <logPath> <seed>')
 
-let state = seed >>> 0 || 1
-const random = (): number => {
-  state = (state + 0x6d2b79f5) >>> 0
-  let t = state
-  t = Math.imul(t ^ (t >>> 15), t | 1)
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
+const random = mulberry32(seed)
 const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(random() * items.length)]
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`)
