@@ -17,7 +17,9 @@ const folders = {
   aisdk: ['contracts', 'messages', 'adapterKit'],
   testing: ['contracts', 'messages'],
   timeline: ['contracts', 'messages', 'session', 'testing'],
-  cli: ['contracts', 'messages', 'entry'],
+  client: [],
+  web: ['contracts', 'messages', 'timeline', 'client'],
+  cli: ['contracts', 'messages', 'web', 'entry'],
 }
 const all = Object.keys(folders)
 
@@ -41,7 +43,7 @@ module.exports = {
         to: {
           path: [
             ...others.map((f) => `^src/${f}/`),
-            ...(entry ? ['^src/(index|openai|aisdk|testing|timeline|cli)\\.ts$'] : []),
+            ...(entry ? ['^src/(index|openai|aisdk|testing|timeline|client|cli)\\.ts$'] : []),
           ],
         },
       }
