@@ -46,16 +46,25 @@ export const layoutDurable = (b: LayoutBuilder, e: SessionEvent, at: number, tex
     })
   } else if (e.type === 'step/end') {
     b.close(`step:${e.data.turn}.${e.data.step}`, at, { endedAtSeq: e.seq })
-  } else if (e.type === 'tool/call') {
-    const { call, turn, step } = e.data
-    b.start({
-      key: `tool:${call.id}`,
-      lane: 'tools',
-      at,
-      cls: 'tool',
-      text: call.name,
-      info: { call, turn, step },
-    })
+  } else if (e.type === 'assistant/message' || e.type === 'tool/call') {
+    // A tool runs from the moment the model asked for it (its block in the assistant message);
+    // the durable `tool/call` comes with its result, after the tool ran.
+    const { turn, step } = e.data
+    const calls =
+      e.type === 'tool/call' ? [e.data.call] : e.data.content.filter((c) => c.type === 'tool-call')
+    for (const call of calls) {
+      if (b.opened(`tool:${call.id}`) || b.bar(`tool:${call.id}`)) continue
+      const info = { call, turn, step }
+      b.start({
+        key: `tool:${call.id}`,
+        lane: 'tools',
+        at,
+        cls: 'tool',
+        text: call.name,
+        info,
+        id: `tool:${call.id}`,
+      })
+    }
   } else if (e.type === 'tool/result') {
     const result = e.data.result
     const bar = b.close(`tool:${result.toolCallId}`, at, { result })

@@ -26,5 +26,8 @@ export const streamTo = (res: ServerResponse, agent: Agent, recording: Recording
     next: (text) => res.write(text),
     complete: () => res.end(),
   })
-  return () => subscription.unsubscribe()
+  return () => {
+    subscription.unsubscribe()
+    res.end()
+  }
 }
