@@ -5,7 +5,6 @@ import { renderTimeline } from '../src/timeline.js'
 import { ARTIFACTS, describeBrowser, launch, watchedPage } from './support/browser.js'
 import { cancelScenarioRecord, scenarioRecords } from './support/timelineRuns.js'
 
-type Box = { x: number; width: number }
 /** Each message bar of the order axis with its enqueue and dequeue/discard marks' x. */
 const barsAndMarks = (page: Page) =>
   page.$$eval('.axis[data-axis="order"] .bar.msg', (bars) =>

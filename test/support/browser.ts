@@ -5,7 +5,8 @@ import { describe } from 'vitest'
 
 /** Debian's Chromium (`apt-get install chromium`); .ci/run installs it when it is missing. */
 export const CHROMIUM = process.env.STEERABLE_CHROMIUM ?? '/usr/bin/chromium'
-const inCI = (process.env.CI ?? '') !== '' && process.env.CI !== 'false'
+/** CI sets `CI`; .ci/run sets `STEERABLE_CI` (also when a person runs it). */
+const inCI = ((process.env.CI ?? '') !== '' && process.env.CI !== 'false') || process.env.STEERABLE_CI === '1'
 const present = existsSync(CHROMIUM)
 
 /**
