@@ -12,7 +12,7 @@ import { ARTIFACTS, describeBrowser, launch, watchedPage } from './support/brows
 /**
  * `steerable serve` end to end: the command and its page script are built as the package builds
  * them (the script beside the command), run as a real process on 127.0.0.1, and driven in
- * Chromium. The demo tool takes 60 s, so everything below happens while it runs.
+ * Chromium. The demo tool takes 10 minutes (it is cancelled), so everything below happens while it runs.
  */
 const root = mkdtempSync(join(tmpdir(), 'steerable-serve-'))
 const session = join(root, 'session.jsonl')
@@ -40,7 +40,7 @@ const startServer = async () => {
     env: {
       ...process.env,
       STEERABLE_DEMO_WORD_MS: '5',
-      STEERABLE_DEMO_TOOL_MS: '60000',
+      STEERABLE_DEMO_TOOL_MS: '600000',
       OPENAI_BASE_URL: '',
       OPENAI_API_KEY: '',
     },

@@ -98,7 +98,7 @@ describe('timeline: renderTimeline', () => {
   it('a file store session log alone renders, with what it holds (read without opening the store)', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'timeline-')), 'session.jsonl')
     const agent = createAgent({ model: scriptedModel(['hello']), store: fileStore(path) })
-    agent.followup('hi')
+    const hi = agent.followup('hi')
     agent.send('later', { target: 'next-turn', wakeup: false })
     await agent.whenIdle()
     await agent.dispose()
@@ -106,6 +106,10 @@ describe('timeline: renderTimeline', () => {
     const { record: rec, warnings } = readSessionFile(path)
     expect(rec.source).toBe('session')
     expect(warnings).toHaveLength(1)
+    // The journal's parked item (discarded by dispose), not the prompt the transcript shows delivered.
+    const journal = rec.entries.filter((e) => e.stream === 'journal').map((e) => JSON.stringify(e.event))
+    expect(journal[0]).toContain('"later"')
+    expect(journal.filter((line) => line.includes(hi))).toStrictEqual([])
     const html = renderTimeline(rec)
     expect(html).toContain('turn 1 (completed)')
     expect(html).toContain('later')

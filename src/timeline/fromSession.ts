@@ -17,7 +17,14 @@ export const recordFromSession = (
 ): TimelineRecord => {
   const entries: TimelineEntry[] = []
   for (const event of events) entries.push({ seq: entries.length + 1, stream: 'transcript', event })
+  // A journal is compacted only when its store opens: it may still hold items the transcript
+  // shows delivered, which did not wait at the end.
+  const delivered = new Set<string>()
+  for (const e of events)
+    if ((e.type === 'user/message' || e.type === 'steering/message') && e.data.id) delivered.add(e.data.id)
   for (const record of options.journal ?? []) {
+    if (delivered.has(record.op === 'add' || record.op === 'replace' ? record.message.id : record.id))
+      continue
     entries.push({ seq: entries.length + 1, stream: 'journal', event: jsonSafe(record) as InboxRecord })
   }
   return {
