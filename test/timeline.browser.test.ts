@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { renderTimeline } from '../src/timeline.js'
+import { renderTimeline, type TimelineRecord } from '../src/timeline.js'
 import { ARTIFACTS, describeBrowser, launch, watchedPage } from './support/browser.js'
-import { cancelScenarioRecord, scenarioRecords } from './support/timelineRuns.js'
+import { cancelScenarioRecord, marbleRecords, scenarioRecords } from './support/timelineRuns.js'
 
 /** Each message bar of the order axis with its enqueue and dequeue/discard marks' x. */
 const barsAndMarks = (page: Page) =>
@@ -77,8 +77,8 @@ describeBrowser('timeline in a browser', () => {
     expect(errors).toStrictEqual([])
   }, 120_000)
 
-  it('renders every end-to-end scenario (test/scenarios.ts) without errors', async () => {
-    const runs = await scenarioRecords()
+  /** Each run renders, with a durable mark per transcript event and each message bar after its enqueue. */
+  const renderAll = async (runs: readonly { name: string; record: TimelineRecord }[]) => {
     const { page, errors } = await watchedPage(browser)
     for (const { name, record } of runs) {
       await page.setContent(renderTimeline(record, { title: name }))
@@ -90,5 +90,15 @@ describeBrowser('timeline in a browser', () => {
         expect({ name, before: bar.x >= bar.enqueue - 0.001 }).toStrictEqual({ name, before: true })
       expect({ name, errors }).toStrictEqual({ name, errors: [] })
     }
+  }
+
+  it('renders every end-to-end scenario (test/scenarios.ts) without errors', async () => {
+    await renderAll(await scenarioRecords())
   }, 180_000)
+
+  it('renders every scenario of the marble suite without errors', async () => {
+    const runs = marbleRecords()
+    expect(runs.length).toBeGreaterThanOrEqual(30)
+    await renderAll(runs)
+  }, 400_000)
 })

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { firstValueFrom } from 'rxjs'
 import { filter } from 'rxjs/operators'
 import type { Agent } from '../../src/index.js'
@@ -40,4 +44,30 @@ export const scenarioRecords = async (): Promise<{ name: string; record: Timelin
     out.push({ name: s.name, record: recording.record() })
   }
   return out
+}
+
+/**
+ * Every scenario of the marble suite (the specs that build their agent with `scenario()` from
+ * marbles/harness.ts), recorded: the suite runs in a child vitest with STEERABLE_RECORD_MARBLES
+ * set, and each scenario's record is read back. The suite's own verdict is not ours: a scenario
+ * whose diagram fails still ran, and still has a timeline to draw.
+ */
+export const marbleRecords = (): { name: string; record: TimelineRecord }[] => {
+  const dir = mkdtempSync(join(tmpdir(), 'marble-records-'))
+  try {
+    const specs = readdirSync('marbles').filter(
+      (f) => f.endsWith('.spec.ts') && readFileSync(join('marbles', f), 'utf8').includes('scenario('),
+    )
+    const vitest = join('node_modules', 'vitest', 'vitest.mjs')
+    spawnSync(process.execPath, [vitest, 'run', '--reporter=dot', ...specs.map((f) => join('marbles', f))], {
+      env: { ...process.env, STEERABLE_RECORD_MARBLES: dir },
+      stdio: 'ignore',
+      timeout: 300_000,
+    })
+    return readdirSync(dir).map(
+      (f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { name: string; record: TimelineRecord },
+    )
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
