@@ -16,7 +16,10 @@ const folders = {
   openai: ['contracts', 'messages', 'adapterKit'],
   aisdk: ['contracts', 'messages', 'adapterKit'],
   testing: ['contracts', 'messages'],
-  cli: ['contracts', 'messages', 'entry'],
+  timeline: ['contracts', 'messages', 'session', 'testing'],
+  client: [],
+  web: ['contracts', 'messages', 'timeline', 'client'],
+  cli: ['contracts', 'messages', 'web', 'entry'],
 }
 const all = Object.keys(folders)
 
@@ -40,7 +43,7 @@ module.exports = {
         to: {
           path: [
             ...others.map((f) => `^src/${f}/`),
-            ...(entry ? ['^src/(index|openai|aisdk|testing|cli)\\.ts$'] : []),
+            ...(entry ? ['^src/(index|openai|aisdk|testing|timeline|client|cli)\\.ts$'] : []),
           ],
         },
       }
