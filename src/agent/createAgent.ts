@@ -206,6 +206,10 @@ export const createAgent = (options: AgentOptions): Agent => {
     () =>
       fifoToArray(state.queue).filter((item) => itemWakes(item) && isHumanPrompt(itemSource(item))).length,
     acceptRemote,
+    () => {
+      if (!finished) commands.next({ type: 'dispose', keepInbox: true })
+      return completed
+    },
   )
   const runEffect = createEffectRunner({
     agent,

@@ -98,12 +98,13 @@ export const reject = (r: Reduction, claim: Claim, reason: unknown): void => {
 const requeue = (r: Reduction, item: ClaimedItem): void => {
   const message = itemMessage(item)
   const agentId = r.state.agentId
-  if (r.state.disposal !== 'none') {
+  if (r.state.disposal !== 'none' && !r.state.releasing) {
     r.live({ type: 'agent/inbox/enqueue', agentId, message, placement: 'queued' })
     return discard(r, [message], 'dispose')
   }
   const items = fifoToArray(r.state.queue)
-  const index = Math.min(1, items.length)
+  // A release puts it back at the head, where the journal (which never saw it leave) has it.
+  const index = r.state.releasing ? 0 : Math.min(1, items.length)
   items.splice(index, 0, item)
   r.setQueue(fifoFrom(items), r.state.waking + (itemWakes(item) ? 1 : 0))
   r.live({ type: 'agent/inbox/enqueue', agentId, message, placement: 'queued', index })

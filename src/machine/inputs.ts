@@ -37,7 +37,11 @@ export type Command =
   | InjectSend
   | { readonly type: 'cancel'; readonly cause: AgentCancelCause; readonly keepInbox: boolean }
   | { readonly type: 'retry' }
-  | { readonly type: 'dispose' }
+  /**
+   * `dispose()` (R29); with `keepInbox`, a release (R57): the driver stops without discarding,
+   * and what waits stays where it is (in the store's journal) for the next owner.
+   */
+  | { readonly type: 'dispose'; readonly keepInbox?: boolean }
   /** Inbox control (R43–R46): each acts on the item `id` if it is still waiting. */
   | { readonly type: 'remove'; readonly id: AgentMessageId }
   | { readonly type: 'replace'; readonly message: AgentMessage }

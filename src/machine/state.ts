@@ -137,6 +137,8 @@ export type DeliveryState = {
   /** The request error of the last turn `retry()` was called for (read while `retryPending`). */
   readonly retryError?: unknown
   readonly disposal: Disposal
+  /** The disposal is a release (R57): nothing waiting is discarded. */
+  readonly releasing?: true
   /** The store keeps an inbox journal: every inbox change is also a `journal` output (R50). */
   readonly journaling: boolean
 }

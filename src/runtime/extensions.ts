@@ -16,6 +16,12 @@ export type AgentExtensions = {
   wakingHumanPrompts(): number
   /** Applies a send minted in another process (R55); see `src/agent/acceptRemote.ts`. */
   acceptRemote(send: RemoteSend): RemoteApplied
+  /**
+   * Stops driving without discarding (R57): a running turn ends as by a keepInbox cancel, what
+   * waits stays in the store's journal for the next owner, the store is flushed and closed.
+   * Resolves like `dispose()`.
+   */
+  release(): Promise<void>
 }
 
 /**
@@ -44,11 +50,13 @@ export const extendAgent = (
   hooks: AgentHooks<Agent> | undefined,
   wakingHumanPrompts: () => number,
   acceptRemote: (send: RemoteSend) => RemoteApplied,
+  release: () => Promise<void>,
 ): AgentHooks<Agent> => {
   const extra: PromptSubmitHook[] = []
   registerExtensions(agent, {
     wakingHumanPrompts,
     acceptRemote,
+    release,
     addPromptSubmit: (hook) => {
       extra.push(hook)
       return () => {
