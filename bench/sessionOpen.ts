@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
+import { firstValueFrom, from } from 'rxjs'
 import type { SessionEvent } from '../src/index.js'
 import { childArgs, childDone, inChild } from './lib/children.js'
 import { appendTo, collect, median, progress, type Row, report } from './lib/report.js'
@@ -63,13 +64,13 @@ const child = async (measure: Measure, path: string): Promise<number> => {
     if (measure === 'open') {
       const t1 = performance.now()
       if (store.load().length !== EVENTS) throw new Error('wrong event count')
-      store.close()
+      store.close?.()
       return t1 - t0
     }
     const agent = steerable.createAgent({ model: () => [], store })
     const t1 = performance.now()
     if (agent.session.events.length !== EVENTS) throw new Error('wrong event count')
-    store.close()
+    store.close?.()
     return t1 - t0
   }
   once()
@@ -90,8 +91,8 @@ const path = join(dir, 'long.jsonl')
 {
   const store = steerable.fileStore(path)
   for (let turn = 1, seq = 1; seq <= EVENTS; turn++, seq += 6) store.append(turnEvents(turn, seq))
-  await new Promise<void>((resolve, reject) => store.flush().subscribe({ complete: resolve, error: reject }))
-  store.close()
+  await firstValueFrom(from(store.flush()), { defaultValue: undefined })
+  store.close?.()
 }
 const mib = statSync(path).size / 2 ** 20
 const script = fileURLToPath(import.meta.url)
