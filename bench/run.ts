@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: runs the benchmarks, one child process each (with `--expose-gc`), and prints
- * one combined table of the headline figures (accept, turns, drain, memory: steerable beside the
+ * one combined table of the headline figures (accept, turns, drain, memory, many idle agents,
+ * streaming, opening a long session: steerable beside the
  * peer `@mariozechner/pi-agent-core` in both its queue modes and the hand-written floor, with
  * steerable's ratio to each, all measured in the same run), then the file-store benchmark.
  *
@@ -30,6 +31,9 @@ const scripts: readonly { readonly name: string; readonly rows: boolean }[] = [
   { name: 'turns', rows: true },
   { name: 'drain', rows: true },
   { name: 'memory', rows: true },
+  { name: 'agents', rows: true },
+  { name: 'streaming', rows: true },
+  { name: 'sessionOpen', rows: true },
   { name: 'fileStore', rows: false },
 ].filter((s) => !only || only.includes(s.name))
 

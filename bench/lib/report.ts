@@ -18,7 +18,8 @@ export const SUBJECT_TITLES: Record<SubjectId, string> = {
 /** `value` in the row's unit; `bound` marks a value that is a lower bound (a capped run). */
 export type Cell = { readonly value: number; readonly text?: string; readonly bound?: boolean }
 
-export type Unit = 'µs' | 'ms' | 's' | 'B' | 'MiB' | '×'
+/** `count`: a plain number (no unit). */
+export type Unit = 'µs' | 'ms' | 's' | 'B' | 'KiB' | 'MiB' | '×' | 'count'
 
 export type Row = {
   readonly section: string
@@ -58,6 +59,7 @@ const fmtNumber = (n: number): string => {
 export const fmtCell = (cell: Cell | undefined, unit: Unit): string => {
   if (!cell) return '—'
   if (cell.text !== undefined) return cell.text
+  if (unit === 'count') return fmtNumber(cell.value)
   return unit === '×' ? `${fmtNumber(cell.value)}×` : `${fmtNumber(cell.value)} ${unit}`
 }
 

@@ -1,4 +1,4 @@
-import { filter, map, Observable, type Observer, type OperatorFunction, Subject } from 'rxjs'
+import { Observable, type Observer, type OperatorFunction, Subject } from 'rxjs'
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
 import type { Effect } from '../machine/effects.js'
 import type { Output } from '../machine/outputs.js'
@@ -92,7 +92,6 @@ export const sharedOutputs = () => {
   const completed = new Promise<void>((r) => {
     resolve = r
   })
-  const output$ = published.asObservable()
   const observer: Observer<Published> = {
     next: (o) => {
       if (published.observed) published.next(o)
@@ -110,13 +109,23 @@ export const sharedOutputs = () => {
   return {
     observer,
     completed,
-    events$: output$.pipe(
-      filter((o) => o.kind === 'live'),
-      map((o) => o.event),
-    ),
-    durable$: output$.pipe(
-      filter((o) => o.kind === 'event'),
-      map((o) => o.event),
-    ),
+    events$: eventsOf(published, 'live') as Observable<AgentEvent>,
+    durable$: eventsOf(published, 'event') as Observable<SessionEvent>,
   }
 }
+
+/**
+ * The events of one kind of output, as `filter` + `map` would give them, in one subscriber: one
+ * hop less per event for every subscriber (a streamed delta crosses it), and two Observables
+ * and their closures less per agent.
+ */
+const eventsOf = (published: Subject<Published>, kind: Published['kind']): Observable<unknown> =>
+  new Observable<unknown>((subscriber) =>
+    published.subscribe({
+      next: (o) => {
+        if (o.kind === kind) subscriber.next(o.event)
+      },
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => subscriber.complete(),
+    }),
+  )

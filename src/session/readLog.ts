@@ -1,5 +1,6 @@
 import { readSync } from 'node:fs'
 import type { SessionEvent } from '../contracts/events.js'
+import { deepFreezeNewParts } from './deepFreezeNewParts.js'
 import { checkEvent } from './sessionEventSchema.js'
 import { SessionLogError, storeError } from './storeErrors.js'
 
@@ -49,8 +50,8 @@ export const readJsonLines = <T>(
   let line = 0
   let position = 0
 
-  /** Parses one line; `false` when it is a torn last line (left out). */
-  const accept = (bytes: Buffer, complete: boolean): boolean => {
+  /** Parses one line (its bytes, or its text); `false` when it is a torn last line (left out). */
+  const accept = (bytes: Buffer | string, complete: boolean): boolean => {
     line++
     const parsed = parseLine(bytes, values.length, check)
     if (parsed.ok) {
@@ -76,13 +77,35 @@ export const readJsonLines = <T>(
     position += read
     const bytes = chunk.subarray(0, read)
     let from = 0
-    for (let nl = bytes.indexOf(0x0a, from); nl !== -1; nl = bytes.indexOf(0x0a, from)) {
-      pieces.push(bytes.subarray(from, nl))
+    // The end of a line begun in an earlier chunk: decoded from its bytes, which may be many.
+    if (pieces.length > 0) {
+      const nl = bytes.indexOf(0x0a)
+      if (nl === -1) {
+        pieces.push(bytes)
+        continue
+      }
+      pieces.push(bytes.subarray(0, nl))
       const lineBytes = join(pieces)
       pieces = []
       accept(lineBytes, true)
       lineStart += lineBytes.length + 1
       from = nl + 1
+    }
+    // The whole lines within this chunk, decoded as one string and split on '\n': one decode per
+    // chunk instead of one per line. The byte 0x0A never occurs inside a multi-byte character,
+    // so the text splits where the bytes do.
+    const last = bytes.lastIndexOf(0x0a)
+    if (last >= from) {
+      const block = bytes.subarray(from, last)
+      const text = block.toString('utf8')
+      let start = 0
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+        accept(text.slice(start, nl), true)
+        start = nl + 1
+      }
+      accept(text.slice(start), true)
+      lineStart += block.length + 1
+      from = last + 1
     }
     if (from < read) pieces.push(bytes.subarray(from))
   }
@@ -102,7 +125,11 @@ export const readLog = (file: string, fd: number): LogContents =>
     fd,
     (value, index) => {
       const problem = checkEvent(value, index)
-      return problem ? { problem: `invalid event: ${problem.message}` } : { value: value as SessionEvent }
+      // Frozen here, where the line is fresh: the agent's transcript, which must hold frozen
+      // events (R38), then stops at the frozen event instead of walking it again.
+      return problem
+        ? { problem: `invalid event: ${problem.message}` }
+        : { value: deepFreezeNewParts(value as SessionEvent) }
     },
     (error) => storeError(file, 'read the session log', error),
   )
@@ -115,10 +142,10 @@ type Parsed<T> =
   /** `torn`: the line is not JSON at all, as a write cut short leaves it. */
   | { readonly ok: false; readonly torn: boolean; readonly problem: string }
 
-const parseLine = <T>(bytes: Buffer, index: number, check: LineCheck<T>): Parsed<T> => {
+const parseLine = <T>(bytes: Buffer | string, index: number, check: LineCheck<T>): Parsed<T> => {
   let value: unknown
   try {
-    value = JSON.parse(bytes.toString('utf8'))
+    value = JSON.parse(typeof bytes === 'string' ? bytes : bytes.toString('utf8'))
   } catch (error) {
     const tooLong = (error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG'
     const why = tooLong

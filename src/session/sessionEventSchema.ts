@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { SessionEvent } from '../contracts/events.js'
 import { contentBlockSchema, messageSourceSchema } from '../messages/schemas.js'
+import { isPlainEvent } from './plainEvent.js'
 
 const turn = z.int().min(1)
 const step = z.int().min(1)
@@ -60,7 +61,17 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
 /** Where a list of events breaks the schema or the `seq` order; `undefined` when it is valid. */
 export type EventProblem = { readonly index: number; readonly message: string }
 
+/**
+ * The schema is asked only for what the fast structural check (`isPlainEvent`) cannot vouch for:
+ * the verdict and the message are the schema's, and the common shapes skip its cost.
+ */
 export const checkEvent = (value: unknown, index: number): EventProblem | undefined => {
+  if (isPlainEvent(value)) {
+    const seq = (value as SessionEvent).seq
+    return seq === index + 1
+      ? undefined
+      : { index, message: `seq ${seq} out of order (expected ${index + 1})` }
+  }
   const result = sessionEventSchema.safeParse(value)
   if (!result.success) {
     const issue = result.error.issues[0]
