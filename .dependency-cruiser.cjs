@@ -16,6 +16,7 @@ const folders = {
   openai: ['contracts', 'messages', 'adapterKit'],
   aisdk: ['contracts', 'messages', 'adapterKit'],
   testing: ['contracts', 'messages'],
+  postgres: ['contracts', 'messages', 'session'],
   cli: ['contracts', 'messages', 'entry'],
 }
 const all = Object.keys(folders)
@@ -40,7 +41,7 @@ module.exports = {
         to: {
           path: [
             ...others.map((f) => `^src/${f}/`),
-            ...(entry ? ['^src/(index|openai|aisdk|testing|cli)\\.ts$'] : []),
+            ...(entry ? ['^src/(index|openai|aisdk|testing|postgres|cli)\\.ts$'] : []),
           ],
         },
       }

@@ -7,6 +7,7 @@ export default defineConfig([
       testing: 'src/testing.ts',
       openai: 'src/openai.ts',
       aisdk: 'src/aisdk.ts',
+      postgres: 'src/postgres.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,

@@ -1,0 +1,173 @@
+import { defer, from } from 'rxjs'
+import type { SessionEvent } from '../contracts/events.js'
+import type { InboxJournal, InboxRecord } from '../contracts/inbox.js'
+import type { SessionStore } from '../contracts/store.js'
+import { alreadyFlushed } from '../session/memoryStore.js'
+import { SessionStoreError } from '../session/storeErrors.js'
+import { type DatabaseOptions, databaseError, LeaseLostError, sessionLabel } from './databaseErrors.js'
+import type { PostgresPool } from './pgTypes.js'
+import { inboxRecords, readSession, type SessionRows } from './readSession.js'
+import { checkSessionId } from './sessionId.js'
+import { type SessionLease, takeLease } from './sessionLease.js'
+import { DEFAULT_TIMEOUT_MS, withConnection } from './timeouts.js'
+import { writeCheckpoint } from './writeCheckpoint.js'
+
+/** A session store on PostgreSQL (R53), as `openPostgresSession` returns it. */
+export type PostgresSessionStore = SessionStore & {
+  readonly sessionId: string
+  /** The inbox journal (R50), in `steerable_inbox`. */
+  readonly inbox: InboxJournal
+  /** The epoch of this store's lease (R54); `undefined` while it holds none. */
+  readonly epoch: number | undefined
+  /** Why this store stopped writing for good (its lease was lost), once it did. */
+  readonly failure: SessionStoreError | undefined
+  /**
+   * Takes the session's lease (R54) and reads the session again, so that what `load()` returns is
+   * what the new owner continues from: take it before creating the agent. Rejects with
+   * `SessionLockedError` while another process holds it.
+   */
+  takeLease(): Promise<void>
+  /** Writes what is still buffered, then releases the lease; resolves when done. */
+  release(): Promise<void>
+}
+
+/**
+ * Opens the session `sessionId` on PostgreSQL (R53): reads its events and inbox journal, checks
+ * them (R37), and returns a store that is already loaded. It takes no lease, so it can read any
+ * session at any time; appending needs the lease (`store.takeLease()`), and each checkpoint
+ * (`flush()`) is one transaction that writes only while this store's lease is the current one.
+ * A store that lost its lease fails for good: it writes nothing more, and `append`, `flush` and
+ * `inbox.append` throw its `failure` (R54). The tables come from `migrate(pool)`.
+ */
+export const openPostgresSession = async (
+  pool: PostgresPool,
+  sessionId: string,
+  options: DatabaseOptions = {},
+): Promise<PostgresSessionStore> => {
+  checkSessionId(sessionId, 'openPostgresSession()')
+  const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  let rows: SessionRows
+  try {
+    rows = await withConnection(pool, ms, (query) => readSession(query, sessionId))
+  } catch (error) {
+    throw databaseError(sessionId, 'read the session', error)
+  }
+  const label = sessionLabel(sessionId)
+  let events: SessionEvent[] = []
+  let records: InboxRecord[] = []
+  const loaded = (read: SessionRows) => {
+    events = read.events
+    records = inboxRecords(sessionId, read.journal, () => true)
+  }
+  loaded(rows)
+  let lease: SessionLease | undefined
+  let failure: SessionStoreError | undefined
+  let closing: Promise<void> | undefined
+  let unwrittenEvents: SessionEvent[] = []
+  let unwrittenRecords: InboxRecord[] = []
+  let writing = 0
+  let chain: Promise<void> = Promise.resolve()
+
+  const fail = (reason: unknown): SessionStoreError => {
+    failure ??= databaseError(sessionId, 'write any more (it lost its lease)', reason)
+    return failure
+  }
+  const refuse = (): void => {
+    if (failure) throw failure
+    if (closing)
+      throw new SessionStoreError(label, `${label}: the store is closed; open the session again to write`)
+    if (!lease)
+      throw new SessionStoreError(
+        label,
+        `${label}: the store holds no lease, so it cannot append; call store.takeLease() before creating the agent`,
+      )
+  }
+
+  /** Writes what is buffered as one checkpoint, after the checkpoints before it. */
+  const checkpoint = (): Promise<void> => {
+    const run = chain.then(async () => {
+      if (failure) throw failure
+      if (unwrittenEvents.length === 0 && unwrittenRecords.length === 0) return
+      if (!lease) return refuse()
+      const batch = { events: unwrittenEvents, records: unwrittenRecords }
+      unwrittenEvents = []
+      unwrittenRecords = []
+      try {
+        await writeCheckpoint(lease, sessionId, batch.events, batch.records)
+      } catch (error) {
+        // Kept, in order, for the next checkpoint (R40); a store that lost its lease never writes them.
+        unwrittenEvents = batch.events.concat(unwrittenEvents)
+        unwrittenRecords = batch.records.concat(unwrittenRecords)
+        if (error instanceof LeaseLostError || lease.lost) throw fail(lease.lost ?? error)
+        throw databaseError(sessionId, 'write the checkpoint', error, true)
+      }
+    })
+    writing++
+    chain = run.then(
+      () => void writing--,
+      () => void writing--,
+    )
+    return run
+  }
+
+  const store: PostgresSessionStore = {
+    sessionId,
+    get epoch() {
+      return lease?.epoch
+    },
+    get failure() {
+      return failure
+    },
+    load: () => events.slice(),
+    append: (batch) => {
+      refuse()
+      for (const event of batch) {
+        events.push(event)
+        unwrittenEvents.push(event)
+      }
+    },
+    inbox: {
+      load: () => records.slice(),
+      append: (batch) => {
+        refuse()
+        for (const record of batch) {
+          records.push(record)
+          unwrittenRecords.push(record)
+        }
+      },
+    },
+    flush: () => {
+      if (failure) throw failure
+      const idle = writing === 0 && unwrittenEvents.length === 0 && unwrittenRecords.length === 0
+      return idle ? alreadyFlushed : defer(() => from(checkpoint()))
+    },
+    takeLease: async () => {
+      if (failure) throw failure
+      if (closing) throw closed()
+      if (lease) return
+      const taken = await takeLease(pool, sessionId, ms).catch((error: unknown) => {
+        throw error instanceof Error && error.name === 'SessionLockedError'
+          ? error
+          : databaseError(sessionId, 'take its lease', error)
+      })
+      try {
+        loaded(await readSession(taken.query, sessionId))
+      } catch (error) {
+        await taken.release()
+        throw databaseError(sessionId, 'read the session', error)
+      }
+      lease = taken
+      taken.onLost(fail)
+    },
+    release: () => {
+      closing ??= checkpoint()
+        .catch(() => {})
+        .then(() => lease?.release())
+      return closing
+    },
+    close: () => {
+      void store.release()
+    },
+  }
+  return store
+}
