@@ -72,10 +72,11 @@ export const openPostgresSession = async (
     failure ??= databaseError(sessionId, 'write any more (it lost its lease)', reason)
     return failure
   }
+  const closed = () =>
+    new SessionStoreError(label, `${label}: the store is closed; open the session again to write`)
   const refuse = (): void => {
     if (failure) throw failure
-    if (closing)
-      throw new SessionStoreError(label, `${label}: the store is closed; open the session again to write`)
+    if (closing) throw closed()
     if (!lease)
       throw new SessionStoreError(
         label,
