@@ -16,6 +16,11 @@ export type SessionLease = {
   query(text: string, values?: unknown[]): Promise<QueryResult>
   /** Why the lease was lost, once it was; `undefined` while it is held. */
   readonly lost: LeaseLostError | undefined
+  /**
+   * Gives the lease up as lost: its connection is in a state nobody can tell (a transaction that
+   * could not be rolled back). The connection is closed, and the lock with it.
+   */
+  abandon(why: string, cause?: unknown): void
   /** `listener` is told once, when the lease is lost (not when it is released). */
   onLost(listener: (reason: LeaseLostError) => void): void
   /** Unlocks and closes the connection; resolves when done (never rejects). */
@@ -66,6 +71,7 @@ export const takeLease = async (pool: PostgresPool, sessionId: string, ms: numbe
       get lost() {
         return lost
       },
+      abandon: lose,
       onLost: (listener) => {
         if (!lost) listeners.push(listener)
       },

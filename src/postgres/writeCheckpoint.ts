@@ -24,8 +24,8 @@ export const writeCheckpoint = async (
   records: readonly InboxRecord[],
 ): Promise<void> => {
   const { query, epoch } = lease
-  await query('BEGIN')
   try {
+    await query('BEGIN')
     const { rows } = await query(
       `UPDATE steerable_sessions SET inbox_seq = inbox_seq + $3, updated_at = now()
        WHERE id = $1 AND epoch = $2 RETURNING inbox_seq, epoch`,
@@ -57,7 +57,10 @@ export const writeCheckpoint = async (
     if (events.length > 0) await query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, sessionId])
     await query('COMMIT')
   } catch (error) {
-    if (!lease.lost) await query('ROLLBACK').catch(() => {})
+    if (!lease.lost)
+      await query('ROLLBACK').catch(() =>
+        lease.abandon('a failed checkpoint could not be rolled back', error),
+      )
     throw error
   }
 }
