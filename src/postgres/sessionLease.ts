@@ -43,9 +43,11 @@ export const takeLease = async (pool: PostgresPool, sessionId: string, ms: numbe
   let lost: LeaseLostError | undefined
   let released = false
   const listeners: ((reason: LeaseLostError) => void)[] = []
+  let heartbeat: ReturnType<typeof setInterval> | undefined
   const lose = (why: string, cause?: unknown) => {
     if (lost || released) return
     lost = new LeaseLostError(`this process lost its lease: ${why}`, { cause })
+    clearInterval(heartbeat)
     destroy(client)
     for (const listener of listeners.splice(0)) listener(lost)
   }
@@ -56,6 +58,9 @@ export const takeLease = async (pool: PostgresPool, sessionId: string, ms: numbe
     return queryWithin(client, ms, text, values, () => lose(`a query did not answer within ${ms} ms`))
   }
   try {
+    // A holder that goes silent (frozen, or cut off by the network) loses the lock on the server
+    // after three timeouts; the heartbeat keeps a live holder talking, and notices a dead link.
+    await query(`SET idle_session_timeout = ${3 * ms}; SET idle_in_transaction_session_timeout = ${3 * ms}`)
     const { rows } = await query(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS locked`, [sessionId])
     if (rows[0]?.locked !== true) throw await lockedError(query, sessionId)
     const taken = await query(
@@ -65,6 +70,10 @@ export const takeLease = async (pool: PostgresPool, sessionId: string, ms: numbe
       [sessionId, ME],
     )
     const epoch = Number(taken.rows[0]?.epoch)
+    heartbeat = setInterval(() => {
+      query('SELECT 1').catch((error: unknown) => lose('its heartbeat failed', error))
+    }, ms)
+    heartbeat.unref()
     return {
       epoch,
       query,
@@ -77,6 +86,7 @@ export const takeLease = async (pool: PostgresPool, sessionId: string, ms: numbe
       },
       release: async () => {
         if (lost || released) return
+        clearInterval(heartbeat)
         try {
           await query(`SELECT pg_advisory_unlock(${LOCK_KEY})`, [sessionId])
         } catch {
@@ -89,6 +99,7 @@ export const takeLease = async (pool: PostgresPool, sessionId: string, ms: numbe
     }
   } catch (error) {
     released = true
+    clearInterval(heartbeat)
     destroy(client)
     throw error
   }
