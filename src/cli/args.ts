@@ -14,6 +14,7 @@ export type CliOptions = {
 }
 
 export const USAGE = `Usage: steerable [options]
+       steerable migrate --database-url URL   (steerable migrate --help)
 
 Chat with an agent and steer it while it works. Without options it talks to a built-in offline
 demo model (no network, no key).

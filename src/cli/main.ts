@@ -4,6 +4,7 @@ import { openaiModel } from '../openai.js'
 import { type CliOptions, parseCliArgs, USAGE } from './args.js'
 import { type DemoTimings, demoModel, notesTool } from './demoModel.js'
 import { runLines } from './lines.js'
+import { runMigrate } from './migrateCommand.js'
 import { ProviderSetupError, providerModel } from './provider.js'
 import { runScriptedDemo } from './scriptedDemo.js'
 import { runTty } from './tty.js'
@@ -37,6 +38,7 @@ const chooseModel = async (
 
 /** The `steerable` command. Returns the exit code. */
 export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> => {
+  if (argv[0] === 'migrate') return runMigrate(argv.slice(1), env, process.stdout, process.stderr)
   let options: CliOptions
   try {
     options = parseCliArgs(argv, env)
