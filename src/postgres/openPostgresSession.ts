@@ -7,6 +7,7 @@ import { SessionStoreError } from '../session/storeErrors.js'
 import { type DatabaseOptions, databaseError, LeaseLostError, sessionLabel } from './databaseErrors.js'
 import type { PostgresPool } from './pgTypes.js'
 import { inboxRecords, readSession, type SessionRows } from './readSession.js'
+import { isRemoteSend, type PendingRemoteSend, pendingRemoteSends } from './remoteSends.js'
 import { checkSessionId } from './sessionId.js'
 import { type SessionLease, takeLease } from './sessionLease.js'
 import { DEFAULT_TIMEOUT_MS, withConnection } from './timeouts.js'
@@ -19,6 +20,12 @@ export type PostgresSessionStore = SessionStore & {
   readonly inbox: InboxJournal
   /** The epoch of this store's lease (R54); `undefined` while it holds none. */
   readonly epoch: number | undefined
+  /**
+   * The remote sends (R55) waiting in the journal when the session was read (at the open, and
+   * again at `takeLease()`), in journal order, that the owner has not applied yet. They are not
+   * in `inbox.load()`: applying them is the owner's.
+   */
+  readonly remoteSends: readonly PendingRemoteSend[]
   /** Why this store stopped writing for good (its lease was lost), once it did. */
   readonly failure: SessionStoreError | undefined
   /**
@@ -55,9 +62,11 @@ export const openPostgresSession = async (
   const label = sessionLabel(sessionId)
   let events: SessionEvent[] = []
   let records: InboxRecord[] = []
+  let remote: PendingRemoteSend[] = []
   const loaded = (read: SessionRows) => {
     events = read.events
-    records = inboxRecords(sessionId, read.journal, () => true)
+    records = inboxRecords(sessionId, read.journal, (row) => !isRemoteSend(row))
+    remote = pendingRemoteSends(sessionId, read.journal, records, events)
   }
   loaded(rows)
   let lease: SessionLease | undefined
@@ -118,6 +127,9 @@ export const openPostgresSession = async (
     },
     get failure() {
       return failure
+    },
+    get remoteSends() {
+      return remote
     },
     load: () => events.slice(),
     append: (batch) => {

@@ -6,8 +6,8 @@ import { SessionStoreError } from '../session/storeErrors.js'
 import { sessionLabel } from './databaseErrors.js'
 import type { QueryResult } from './pgTypes.js'
 
-/** One row of the inbox journal as read back: its number and its record. */
-export type JournalRow = { readonly seq: number; readonly record: unknown }
+/** One row of the inbox journal as read back: its number, its kind and its record. */
+export type JournalRow = { readonly seq: number; readonly op: string; readonly record: unknown }
 
 /** A session as read from the database: its events, its inbox journal, and the last epoch. */
 export type SessionRows = {
@@ -32,13 +32,13 @@ export const readSession = async (query: Query, sessionId: string): Promise<Sess
       sessionId,
     ])
     const journal = await query(
-      'SELECT seq, record FROM steerable_inbox WHERE session_id = $1 ORDER BY seq',
+      'SELECT seq, op, record FROM steerable_inbox WHERE session_id = $1 ORDER BY seq',
       [sessionId],
     )
     await query('COMMIT')
     return {
       events: events.rows.map((row, index) => checkedEvent(sessionId, row.event, index)),
-      journal: journal.rows.map((row) => ({ seq: Number(row.seq), record: row.record })),
+      journal: journal.rows.map((row) => ({ seq: Number(row.seq), op: String(row.op), record: row.record })),
       epoch: Number(session.rows[0]?.epoch ?? 0),
     }
   } catch (error) {
