@@ -54,7 +54,8 @@ export const bundleChild = async (entry: string): Promise<ChildProgram> => {
 
 const start = (bundle: string, env: Record<string, string>, running: Set<ChildProcess>): Child => {
   const proc = spawn(process.execPath, [bundle], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin is a pipe the child watches: it exits when it closes, so no child outlives the tests.
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   })
   running.add(proc)

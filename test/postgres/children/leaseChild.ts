@@ -15,6 +15,9 @@ const env = (name: string) => process.env[name] ?? ''
 const pool = new pg.Pool({ connectionString: env('DATABASE_URL'), application_name: env('NAME'), max: 3 })
 pool.on('error', () => {})
 const say = (line: string) => process.stdout.write(`${line}\n`)
+// The test that started it closes stdin when it ends (or dies): so does this process.
+process.stdin.on('end', () => process.exit(0))
+process.stdin.resume()
 
 const store = await openPostgresSession(pool, env('SESSION'), { timeoutMs: 5_000 })
 for (;;) {
