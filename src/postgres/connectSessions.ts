@@ -1,5 +1,6 @@
-import type { Observable } from 'rxjs'
+import { firstValueFrom, type Observable } from 'rxjs'
 import type { SessionEvent } from '../contracts/events.js'
+import type { Outcome } from '../contracts/inbox.js'
 import type {
   AgentMessageId,
   PresetOptions,
@@ -12,8 +13,9 @@ import { type DatabaseOptions, databaseError, sessionLabel } from './databaseErr
 import { followTranscript } from './followTranscript.js'
 import { notificationHub } from './notificationHub.js'
 import type { PostgresPool } from './pgTypes.js'
+import { remoteOutcome } from './remoteOutcome.js'
 import { acceptRemoteSend, PRESETS, type RemoteSendRecord } from './remoteSendRecord.js'
-import { checkSessionId } from './sessionId.js'
+import { checkMessageId, checkSessionId } from './sessionId.js'
 import { DEFAULT_TIMEOUT_MS } from './timeouts.js'
 import { writeRemoteSend } from './writeRemoteSend.js'
 
@@ -35,6 +37,12 @@ export type RemoteSession = {
   followup(input: SendInput, options?: PresetOptions): Promise<AgentMessageId>
   steer(input: SendInput, options?: SteerOptions): Promise<AgentMessageId>
   inject(input: SendInput, options?: PresetOptions): Promise<AgentMessageId>
+  /**
+   * What became of a message sent into this session (R55), once the event or settlement that
+   * decides it is durable. It waits while the message waits; it rejects with `SessionStoreError`
+   * when the database fails.
+   */
+  outcome(id: AgentMessageId): Promise<Outcome>
   /** The committed events from seq 1, then each new one as it commits (R56). */
   readonly transcript$: Observable<SessionEvent>
 }
@@ -87,6 +95,10 @@ export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOpti
         followup: preset('followup', 'followup()'),
         steer: preset('steer', 'steer()'),
         inject: preset('inject', 'inject()'),
+        outcome: (id) => {
+          checkMessageId(id, 'outcome()')
+          return firstValueFrom(remoteOutcome(pool, hub, sessionId, id, ms, pollMs))
+        },
         transcript$: followTranscript(pool, hub, sessionId, ms, pollMs),
       }
     },

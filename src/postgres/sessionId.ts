@@ -17,3 +17,11 @@ export const checkSessionId = (sessionId: unknown, call: string): void => {
             : undefined
   if (problem) throw new InvalidInputError(call, [{ path: ['sessionId'], message: problem }])
 }
+
+/** Throws `InvalidInputError` (naming `call`) unless `id` can be a message id. */
+export const checkMessageId = (id: unknown, call: string): void => {
+  if (typeof id !== 'string' || id.length === 0 || id.includes('\u0000'))
+    throw new InvalidInputError(call, [
+      { path: ['id'], message: 'expected a message id (a non-empty string)' },
+    ])
+}

@@ -12,7 +12,7 @@ export const EVENTS_CHANNEL = 'steerable_events'
  * events, then the inbox records, numbered next in the session's journal. The transaction first
  * checks that the session's epoch is still the lease's (R54): when another process took the
  * session over meanwhile, it writes nothing and fails with `LeaseLostError`. Followers of the
- * session are notified when it commits.
+ * session (transcripts, outcomes) are notified when it commits.
  *
  * Records are written as JSON of whatever they are (their `op` and, for an `add`, the message id
  * copied into columns); an `add` whose message is already in the journal is not added again.
@@ -54,7 +54,7 @@ export const writeCheckpoint = async (
           records.map((r) => journalLine(r).slice(0, -1)),
         ],
       )
-    if (events.length > 0) await query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, sessionId])
+    await query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, sessionId])
     await query('COMMIT')
   } catch (error) {
     if (!lease.lost)
