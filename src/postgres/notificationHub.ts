@@ -44,10 +44,16 @@ export const notificationHub = (pool: PostgresPool, ms: number): NotificationHub
     const client = await open()
     if (!client || channels.has(channel)) return
     channels.add(channel)
-    // The channel is a constant of ours, never caller input.
-    await queryWithin(client, ms, `LISTEN ${channel}`, undefined, () => client.release(true)).catch(() => {
+    try {
+      // The channel is a constant of ours, never caller input.
+      await queryWithin(client, ms, `LISTEN ${channel}`, undefined, () => client.release(true))
+    } catch {
       channels.delete(channel)
-    })
+      return
+    }
+    // What committed before the LISTEN took effect sent its notification to nobody: read now.
+    for (const [at, wakes] of listeners)
+      if (at.startsWith(`${channel}\u0000`)) for (const wake of wakes) wake()
   }
 
   return {

@@ -1,10 +1,11 @@
-import { defer, from } from 'rxjs'
+import { defer, from, type Observable } from 'rxjs'
 import type { SessionEvent } from '../contracts/events.js'
 import type { InboxJournal, InboxRecord } from '../contracts/inbox.js'
 import type { SessionStore } from '../contracts/store.js'
 import { alreadyFlushed } from '../session/memoryStore.js'
 import { SessionStoreError } from '../session/storeErrors.js'
 import { type DatabaseOptions, databaseError, LeaseLostError, sessionLabel } from './databaseErrors.js'
+import { remoteSends$ } from './followRemoteSends.js'
 import type { PostgresPool } from './pgTypes.js'
 import { inboxRecords, readSession, type SessionRows } from './readSession.js'
 import { isRemoteSend, type PendingRemoteSend, pendingRemoteSends } from './remoteSends.js'
@@ -26,6 +27,11 @@ export type PostgresSessionStore = SessionStore & {
    * in `inbox.load()`: applying them is the owner's.
    */
   readonly remoteSends: readonly PendingRemoteSend[]
+  /**
+   * `remoteSends`, then each remote send stored after the last read, as it commits, in journal
+   * order: what the owner applies (R55). Listens on a connection of its own while subscribed.
+   */
+  readonly remoteSends$: Observable<PendingRemoteSend>
   /** Why this store stopped writing for good (its lease was lost), once it did. */
   readonly failure: SessionStoreError | undefined
   /**
@@ -49,7 +55,7 @@ export type PostgresSessionStore = SessionStore & {
 export const openPostgresSession = async (
   pool: PostgresPool,
   sessionId: string,
-  options: DatabaseOptions = {},
+  options: DatabaseOptions & { readonly pollMs?: number } = {},
 ): Promise<PostgresSessionStore> => {
   checkSessionId(sessionId, 'openPostgresSession()')
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -63,7 +69,9 @@ export const openPostgresSession = async (
   let events: SessionEvent[] = []
   let records: InboxRecord[] = []
   let remote: PendingRemoteSend[] = []
+  let journalSeq = 0
   const loaded = (read: SessionRows) => {
+    journalSeq = read.journal.at(-1)?.seq ?? 0
     events = read.events
     records = inboxRecords(sessionId, read.journal, (row) => !isRemoteSend(row))
     remote = pendingRemoteSends(sessionId, read.journal, records, events)
@@ -131,6 +139,7 @@ export const openPostgresSession = async (
     get remoteSends() {
       return remote
     },
+    remoteSends$: defer(() => remoteSends$(pool, sessionId, remote, journalSeq, ms, options.pollMs ?? 1_000)),
     load: () => events.slice(),
     append: (batch) => {
       refuse()

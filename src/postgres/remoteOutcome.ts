@@ -9,6 +9,7 @@ import { databaseError } from './databaseErrors.js'
 import { followTranscript } from './followTranscript.js'
 import type { NotificationHub } from './notificationHub.js'
 import type { PostgresPool } from './pgTypes.js'
+import { serialReads } from './serialReads.js'
 import { withConnection } from './timeouts.js'
 import { EVENTS_CHANNEL } from './writeCheckpoint.js'
 
@@ -61,34 +62,29 @@ const settled = (
   pollMs: number,
 ): Observable<Outcome> =>
   new Observable<Outcome>((subscriber) => {
-    let reading = false
-    let stopped = false
-    const read = () => {
-      if (reading || stopped) return
-      reading = true
-      withConnection(pool, ms, (query) =>
-        query(
-          `SELECT record FROM steerable_inbox WHERE session_id = $1 AND op = 'settle' AND record->>'id' = $2`,
-          [sessionId, id],
-        ),
-      ).then(
-        ({ rows }) => {
-          reading = false
-          const checked = rows[0] ? checkRecordLine(rows[0].record, 0) : undefined
-          if (checked && 'value' in checked && checked.value.op === 'settle')
-            subscriber.next(deepFreeze(checked.value.outcome))
-        },
-        (error: unknown) => {
-          stopped = true
-          subscriber.error(databaseError(sessionId, `read the outcome of ${id}`, error))
-        },
-      )
-    }
+    const reads = serialReads(
+      async () => {
+        const { rows } = await withConnection(pool, ms, (query) =>
+          query(
+            `SELECT record FROM steerable_inbox WHERE session_id = $1 AND op = 'settle' AND record->>'id' = $2`,
+            [sessionId, id],
+          ),
+        ).catch((error: unknown) => {
+          throw databaseError(sessionId, `read the outcome of ${id}`, error)
+        })
+        const checked = rows[0] ? checkRecordLine(rows[0].record, 0) : undefined
+        if (checked && 'value' in checked && checked.value.op === 'settle')
+          subscriber.next(deepFreeze(checked.value.outcome))
+        return false
+      },
+      (error) => subscriber.error(error),
+    )
+    const read = reads.wake
     const unlisten = hub.listen(EVENTS_CHANNEL, sessionId, read)
     const timer = setInterval(read, pollMs)
     read()
     return () => {
-      stopped = true
+      reads.stop()
       clearInterval(timer)
       unlisten()
     }

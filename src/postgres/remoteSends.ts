@@ -37,7 +37,8 @@ export const pendingRemoteSends = (
     .filter(({ record }) => !applied.has(record.message.id))
 }
 
-const checkRemoteSend = (sessionId: string, row: JournalRow): RemoteSendRecord => {
+/** A remote send row, checked: the message as an `add`'s is, the options as `send`'s are. */
+export const checkRemoteSend = (sessionId: string, row: JournalRow): RemoteSendRecord => {
   const value = row.record as { op?: unknown; message?: unknown; options?: unknown } | null
   const message = checkRecordLine({ op: 'add', message: value?.message, placement: 'queued' }, 0)
   const options = sendOptionsSchema.safeParse(value?.options)

@@ -127,3 +127,20 @@ it('R59: a remote send to a database that is down rejects with SessionStoreError
   await client.close()
   await pool.end()
 })
+
+it('R55: the owner sees the remote sends that waited, then each new one as it commits, in journal order', async () => {
+  const client = connectSessions(db.pool)
+  const session = client.session('owner-feed')
+  const early = await session.followup('early')
+  const store = await openPostgresSession(db.pool, 'owner-feed', { pollMs: 600_000 })
+  await store.takeLease()
+  // Notifications only: the fallback poll would come after the test's timeout.
+  const seen = firstValueFrom(store.remoteSends$.pipe(take(3), toArray()))
+  const late = [await session.steer('late 1'), await session.inject('late 2')]
+  const feed = await seen
+  expect(feed.map((s) => s.record.message.id)).toEqual([early, ...late])
+  expect(feed.map((s) => s.record.options)).toEqual([PRESETS.followup, PRESETS.steer, PRESETS.inject])
+  expect(feed.map((s) => s.seq)).toEqual([1, 2, 3])
+  await store.release()
+  await client.close()
+})
