@@ -1,48 +1,18 @@
-import { defer, from, type Observable } from 'rxjs'
+import { defer, from } from 'rxjs'
 import type { SessionEvent } from '../contracts/events.js'
-import type { InboxJournal, InboxRecord } from '../contracts/inbox.js'
-import type { SessionStore } from '../contracts/store.js'
+import type { InboxRecord } from '../contracts/inbox.js'
 import { alreadyFlushed } from '../session/memoryStore.js'
 import { SessionStoreError } from '../session/storeErrors.js'
 import { type DatabaseOptions, databaseError, LeaseLostError, sessionLabel } from './databaseErrors.js'
 import { remoteSends$ } from './followRemoteSends.js'
 import type { PostgresPool } from './pgTypes.js'
+import type { PostgresSessionStore } from './postgresSessionStore.js'
 import { inboxRecords, readSession, type SessionRows } from './readSession.js'
 import { isRemoteSend, type PendingRemoteSend, pendingRemoteSends } from './remoteSends.js'
 import { checkSessionId } from './sessionId.js'
 import { type SessionLease, takeLease } from './sessionLease.js'
 import { DEFAULT_TIMEOUT_MS, withConnection } from './timeouts.js'
 import { writeCheckpoint } from './writeCheckpoint.js'
-
-/** A session store on PostgreSQL (R53), as `openPostgresSession` returns it. */
-export type PostgresSessionStore = SessionStore & {
-  readonly sessionId: string
-  /** The inbox journal (R50), in `steerable_inbox`. */
-  readonly inbox: InboxJournal
-  /** The epoch of this store's lease (R54); `undefined` while it holds none. */
-  readonly epoch: number | undefined
-  /**
-   * The remote sends (R55) waiting in the journal when the session was read (at the open, and
-   * again at `takeLease()`), in journal order, that the owner has not applied yet. They are not
-   * in `inbox.load()`: applying them is the owner's.
-   */
-  readonly remoteSends: readonly PendingRemoteSend[]
-  /**
-   * `remoteSends`, then each remote send stored after the last read, as it commits, in journal
-   * order: what the owner applies (R55). Listens on a connection of its own while subscribed.
-   */
-  readonly remoteSends$: Observable<PendingRemoteSend>
-  /** Why this store stopped writing for good (its lease was lost), once it did. */
-  readonly failure: SessionStoreError | undefined
-  /**
-   * Takes the session's lease (R54) and reads the session again, so that what `load()` returns is
-   * what the new owner continues from: take it before creating the agent. Rejects with
-   * `SessionLockedError` while another process holds it.
-   */
-  takeLease(): Promise<void>
-  /** Writes what is still buffered, then releases the lease; resolves when done. */
-  release(): Promise<void>
-}
 
 /**
  * Opens the session `sessionId` on PostgreSQL (R53): reads its events and inbox journal, checks
@@ -128,6 +98,26 @@ export const openPostgresSession = async (
     return run
   }
 
+  const takeOnce = async (): Promise<void> => {
+    if (failure) throw failure
+    if (closing) throw closed()
+    if (lease) return
+    const taken = await takeLease(pool, sessionId, ms).catch((error: unknown) => {
+      throw error instanceof Error && error.name === 'SessionLockedError'
+        ? error
+        : databaseError(sessionId, 'take its lease', error)
+    })
+    try {
+      loaded(await readSession(taken.query, sessionId))
+    } catch (error) {
+      await taken.release()
+      throw databaseError(sessionId, 'read the session', error)
+    }
+    lease = taken
+    taken.onLost(fail)
+  }
+  let taking: Promise<void> | undefined
+
   const store: PostgresSessionStore = {
     sessionId,
     get epoch() {
@@ -163,23 +153,12 @@ export const openPostgresSession = async (
       const idle = writing === 0 && unwrittenEvents.length === 0 && unwrittenRecords.length === 0
       return idle ? alreadyFlushed : defer(() => from(checkpoint()))
     },
-    takeLease: async () => {
-      if (failure) throw failure
-      if (closing) throw closed()
-      if (lease) return
-      const taken = await takeLease(pool, sessionId, ms).catch((error: unknown) => {
-        throw error instanceof Error && error.name === 'SessionLockedError'
-          ? error
-          : databaseError(sessionId, 'take its lease', error)
+    takeLease: () => {
+      // One attempt at a time: two at once would contend with each other for the lock.
+      taking ??= takeOnce().finally(() => {
+        taking = undefined
       })
-      try {
-        loaded(await readSession(taken.query, sessionId))
-      } catch (error) {
-        await taken.release()
-        throw databaseError(sessionId, 'read the session', error)
-      }
-      lease = taken
-      taken.onLost(fail)
+      return taking
     },
     release: () => {
       closing ??= checkpoint()

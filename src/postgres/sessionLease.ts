@@ -14,6 +14,11 @@ export type SessionLease = {
   readonly epoch: number
   /** Runs a query on the lease's connection. */
   query(text: string, values?: unknown[]): Promise<QueryResult>
+  /**
+   * Runs `work` (a transaction of queries) with the heartbeat held back, so that it never lands
+   * inside the transaction (where, after a failed statement, it would fail too).
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>
   /** Why the lease was lost, once it was; `undefined` while it is held. */
   readonly lost: LeaseLostError | undefined
   /**
@@ -44,6 +49,7 @@ export const takeLease = async (pool: PostgresPool, sessionId: string, ms: numbe
   let released = false
   const listeners: ((reason: LeaseLostError) => void)[] = []
   let heartbeat: ReturnType<typeof setInterval> | undefined
+  let transactions = 0
   const lose = (why: string, cause?: unknown) => {
     if (lost || released) return
     lost = new LeaseLostError(`this process lost its lease: ${why}`, { cause })
@@ -71,12 +77,20 @@ export const takeLease = async (pool: PostgresPool, sessionId: string, ms: numbe
     )
     const epoch = Number(taken.rows[0]?.epoch)
     heartbeat = setInterval(() => {
-      query('SELECT 1').catch((error: unknown) => lose('its heartbeat failed', error))
+      if (transactions === 0) query('SELECT 1').catch((error: unknown) => lose('its heartbeat failed', error))
     }, ms)
     heartbeat.unref()
     return {
       epoch,
       query,
+      transaction: async (work) => {
+        transactions++
+        try {
+          return await work()
+        } finally {
+          transactions--
+        }
+      },
       get lost() {
         return lost
       },

@@ -24,45 +24,47 @@ export const writeCheckpoint = async (
   records: readonly InboxRecord[],
 ): Promise<void> => {
   const { query, epoch } = lease
-  try {
-    await query('BEGIN')
-    const { rows } = await query(
-      `UPDATE steerable_sessions SET inbox_seq = inbox_seq + $3, updated_at = now()
+  await lease.transaction(async () => {
+    try {
+      await query('BEGIN')
+      const { rows } = await query(
+        `UPDATE steerable_sessions SET inbox_seq = inbox_seq + $3, updated_at = now()
        WHERE id = $1 AND epoch = $2 RETURNING inbox_seq, epoch`,
-      [sessionId, epoch, records.length],
-    )
-    if (rows.length === 0)
-      throw new LeaseLostError(`another process took the session over (this process had epoch ${epoch})`)
-    if (events.length > 0)
-      await query(
-        `INSERT INTO steerable_events (session_id, seq, epoch, event)
-         SELECT $1, s, $2, e FROM unnest($3::int[], $4::json[]) AS t(s, e)`,
-        [sessionId, epoch, events.map((e) => e.seq), events.map((e) => JSON.stringify(e))],
+        [sessionId, epoch, records.length],
       )
-    if (records.length > 0)
-      await query(
-        `INSERT INTO steerable_inbox (session_id, seq, op, message_id, epoch, record)
+      if (rows.length === 0)
+        throw new LeaseLostError(`another process took the session over (this process had epoch ${epoch})`)
+      if (events.length > 0)
+        await query(
+          `INSERT INTO steerable_events (session_id, seq, epoch, event)
+         SELECT $1, s, $2, e FROM unnest($3::int[], $4::json[]) AS t(s, e)`,
+          [sessionId, epoch, events.map((e) => e.seq), events.map((e) => JSON.stringify(e))],
+        )
+      if (records.length > 0)
+        await query(
+          `INSERT INTO steerable_inbox (session_id, seq, op, message_id, epoch, record)
          SELECT $1, $2::bigint + n, op, id, $3, r FROM unnest($4::text[], $5::text[], $6::json[])
            WITH ORDINALITY AS t(op, id, r, n)
          ON CONFLICT (session_id, op, message_id) WHERE message_id IS NOT NULL DO NOTHING`,
-        [
-          sessionId,
-          Number(rows[0]!.inbox_seq) - records.length,
-          epoch,
-          records.map((r) => r.op),
-          records.map(addedId),
-          records.map((r) => journalLine(r).slice(0, -1)),
-        ],
-      )
-    await query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, sessionId])
-    await query('COMMIT')
-  } catch (error) {
-    if (!lease.lost)
-      await query('ROLLBACK').catch(() =>
-        lease.abandon('a failed checkpoint could not be rolled back', error),
-      )
-    throw error
-  }
+          [
+            sessionId,
+            Number(rows[0]!.inbox_seq) - records.length,
+            epoch,
+            records.map((r) => r.op),
+            records.map(addedId),
+            records.map((r) => journalLine(r).slice(0, -1)),
+          ],
+        )
+      await query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, sessionId])
+      await query('COMMIT')
+    } catch (error) {
+      if (!lease.lost)
+        await query('ROLLBACK').catch(() =>
+          lease.abandon('a failed checkpoint could not be rolled back', error),
+        )
+      throw error
+    }
+  })
 }
 
 /** The message id of an `add` record (unique in a session's journal); null for other records. */
