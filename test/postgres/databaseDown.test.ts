@@ -86,3 +86,19 @@ it('R59, R54: an owner cut off from the database fails for good; the server free
   await proxy.close()
   await cutOff.end()
 }, 60_000)
+
+it('R59, R54: an owner whose connection the server ends fails for good as soon as it notices, before any write', async () => {
+  const pool = new pg.Pool({ connectionString: db.url, application_name: 'noticed', max: 2 })
+  pool.on('error', () => {})
+  const store = await openPostgresSession(pool, 'noticed')
+  await store.takeLease()
+  await db.pool.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'noticed'`,
+  )
+  for (let tries = 0; store.failure === undefined && tries < 200; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(store.failure).toBeInstanceOf(SessionStoreError)
+  expect(store.failure?.message).toMatch(/session "noticed" on PostgreSQL: .*lost its lease: its connection/)
+  expect(() => store.append([])).toThrow(store.failure)
+  await pool.end()
+})

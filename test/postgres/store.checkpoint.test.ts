@@ -88,3 +88,19 @@ it('R37: a corrupt event row stops the open with an error naming the session and
   await expect(opening).rejects.toThrow(/session "corrupt" on PostgreSQL: event row 2 is not a valid event/)
   expect(await rows('steerable_events', 'corrupt')).toBe(2)
 })
+
+it('R37, R50: a corrupt inbox journal row stops the open with an error naming the session and row', async () => {
+  const store = await openPostgresSession(db.pool, 'corrupt-journal')
+  await store.takeLease()
+  store.inbox.append([add('kept')])
+  await flushed(store)
+  await store.release()
+  await db.pool.query(
+    `UPDATE steerable_inbox SET record = '{"op":"add","message":{"id":"kept"}}' WHERE session_id = 'corrupt-journal'`,
+  )
+  const opening = openPostgresSession(db.pool, 'corrupt-journal')
+  await expect(opening).rejects.toBeInstanceOf(SessionStoreError)
+  await expect(opening).rejects.toThrow(
+    /session "corrupt-journal" on PostgreSQL: inbox journal row 1: invalid inbox record/,
+  )
+})
