@@ -3,7 +3,7 @@
  * waiting for the owner in the journal; `transcript$` (R56) replaying and following commits.
  */
 import pg from 'pg'
-import { firstValueFrom, take, toArray } from 'rxjs'
+import { firstValueFrom, from, lastValueFrom, take, toArray } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createAgent, InvalidInputError, SessionStoreError } from '../../src/index.js'
 import { acceptRemoteSend, PRESETS } from '../../src/postgres/remoteSendRecord.js'
@@ -143,4 +143,37 @@ it('R55: the owner sees the remote sends that waited, then each new one as it co
   expect(feed.map((s) => s.seq)).toEqual([1, 2, 3])
   await store.release()
   await client.close()
+})
+
+it('R56: when its LISTEN connection is ended, transcript$ listens again and reads what it missed', async () => {
+  const pool = new pg.Pool({ connectionString: db.url, application_name: 'follower', max: 4 })
+  pool.on('error', () => {})
+  // Notifications only (the fallback poll would come after the test's timeout); reconnects after 300 ms.
+  const client = connectSessions(pool, { pollMs: 600_000, timeoutMs: 300 })
+  const events: number[] = []
+  const subscription = client.session('relisten').transcript$.subscribe((e) => events.push(e.seq))
+  const store = await openPostgresSession(db.pool, 'relisten')
+  await store.takeLease()
+  const write = async (seq: number) => {
+    store.append([{ seq, type: 'turn/start', data: { turn: seq, trigger: { kind: 'retry' } } }])
+    await lastValueFrom(from(store.flush()), { defaultValue: undefined })
+  }
+  const until = async (count: number) => {
+    for (let tries = 0; events.length < count && tries < 400; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  await write(1)
+  await until(1)
+  await db.pool.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'follower'`,
+  )
+  await write(2)
+  await until(2)
+  await write(3)
+  await until(3)
+  expect(events).toEqual([1, 2, 3])
+  subscription.unsubscribe()
+  await store.release()
+  await client.close()
+  await pool.end()
 })
