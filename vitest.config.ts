@@ -18,7 +18,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'postgres', include: postgres, globalSetup: ['test/support/postgresGlobalSetup.ts'] },
+        test: {
+          name: 'postgres',
+          include: postgres,
+          globalSetup: ['test/support/postgresGlobalSetup.ts'],
+          // Round trips to a real server (and child processes) on a loaded 2-core machine.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
       },
     ],
   },
