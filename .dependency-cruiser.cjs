@@ -16,8 +16,11 @@ const folders = {
   openai: ['contracts', 'messages', 'adapterKit'],
   aisdk: ['contracts', 'messages', 'adapterKit'],
   testing: ['contracts', 'messages'],
+  timeline: ['contracts', 'messages', 'session', 'testing'],
+  client: [],
+  web: ['contracts', 'messages', 'timeline', 'client'],
+  cli: ['contracts', 'messages', 'web', 'entry'],
   postgres: ['contracts', 'messages', 'session'],
-  cli: ['contracts', 'messages', 'entry'],
 }
 const all = Object.keys(folders)
 
@@ -41,7 +44,7 @@ module.exports = {
         to: {
           path: [
             ...others.map((f) => `^src/${f}/`),
-            ...(entry ? ['^src/(index|openai|aisdk|testing|postgres|cli)\\.ts$'] : []),
+            ...(entry ? ['^src/(index|openai|aisdk|testing|timeline|client|postgres|cli)\\.ts$'] : []),
           ],
         },
       }

@@ -7,6 +7,8 @@ export default defineConfig([
       testing: 'src/testing.ts',
       openai: 'src/openai.ts',
       aisdk: 'src/aisdk.ts',
+      timeline: 'src/timeline.ts',
+      client: 'src/client.ts',
       postgres: 'src/postgres.ts',
     },
     format: ['esm', 'cjs'],
@@ -31,5 +33,17 @@ export default defineConfig([
     target: 'node20',
     noExternal: ['eventsource-parser'],
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // The page of `steerable serve`: one browser script with rxjs inside, read by the command
+    // from beside it (dist/webapp.js) and inlined into the page, so the page loads nothing else.
+    entry: { webapp: 'src/web/app/main.ts' },
+    format: ['iife'],
+    platform: 'browser',
+    target: 'es2020',
+    minify: true,
+    sourcemap: false,
+    noExternal: [/.*/],
+    outExtension: () => ({ js: '.js' }),
   },
 ])

@@ -10,13 +10,15 @@
  * - resume with 10,000 waiting items (R50, R51): `fileStore(path)` on a 10,000-item inbox journal
  *   (read, validated; then also one that is compacted on open), then `replayJournal`, which the
  *   agent uses to rebuild its inbox. `replayJournal` is not public: it is imported from `src/`
- *   (pure, a few closures per call, so tsx's `keepNames` costs it nothing measurable).
+ *   (pure, a few closures per call, so tsx's `keepNames` costs it nothing measurable);
+ * - what the journal costs a send: 100k `followup()`s while a turn runs, on the memory store
+ *   (no journal) and on a file store (every send journaled, buffered), then one flush.
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { firstValueFrom, from } from 'rxjs'
+import { firstValueFrom, from, NEVER } from 'rxjs'
 import type { SessionEvent, SessionStore } from '../src/index.js'
 import { deliveredIds, replayJournal } from '../src/session/replayJournal.js'
 import { steerable, steerableTesting } from './lib/built.js'
@@ -187,6 +189,43 @@ const agentTurns = async (store: SessionStore, turns: number): Promise<number> =
     'resume, 10,000 waiting + 10,000 settled (compacted on open)',
     `${ms(compacted.total)}  (open ${ms(compacted.open)}, replay ${ms(compacted.replay)})`,
   ])
+}
+
+// 5. What the journal costs a send (R50: it must not make a send wait for the disk).
+{
+  const N = 100_000
+  const heldSends = async (store: SessionStore) => {
+    const agent = createAgent({ model: () => NEVER, store })
+    agent.followup('hold the turn')
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    const t0 = performance.now()
+    for (let i = 0; i < N; i++) agent.followup(`queued message ${i}`)
+    const t1 = performance.now()
+    await agent.session.flush()
+    const t2 = performance.now()
+    await agent.dispose()
+    return { send: ((t1 - t0) / N) * 1000, flush: t2 - t1 }
+  }
+  const runs = [0, 1, 2]
+  const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[1] ?? Number.NaN
+  const memory: number[] = []
+  const file: number[] = []
+  const flushes: number[] = []
+  // Alternating which goes first, so warm-up favours neither.
+  for (const run of runs) {
+    if (run % 2 === 0) memory.push((await heldSends(memoryStore())).send)
+    const onFile = await heldSends(fileStore(join(dir, `sends-${run}.jsonl`)))
+    file.push(onFile.send)
+    flushes.push(onFile.flush)
+    if (run % 2 === 1) memory.push((await heldSends(memoryStore())).send)
+  }
+  const us = (n: number) => `${n.toFixed(2)} µs`
+  rows.push([`followup() while a turn runs, memoryStore (${N / 1000}k)`, `${us(median(memory))} per send`])
+  rows.push([
+    `followup() while a turn runs, fileStore + journal (${N / 1000}k)`,
+    `${us(median(file))} per send  (${(median(file) / median(memory)).toFixed(2)}x the memory store)`,
+  ])
+  rows.push([`flush of ${N / 1000}k journaled sends`, ms(median(flushes))])
 }
 
 rmSync(dir, { recursive: true, force: true })

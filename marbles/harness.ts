@@ -1,12 +1,15 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { RunHelpers } from 'rxjs/testing'
 import { configure } from 'rxjs-marbles'
-import { expect } from 'vitest'
+import { expect, onTestFinished } from 'vitest'
 import { createAgent } from '../src/agent/createAgent.js'
 import type { Agent } from '../src/contracts/agent.js'
 import type { AgentOptions } from '../src/contracts/agentOptions.js'
 import type { PromptDecision } from '../src/contracts/hooks.js'
 import type { ModelEvent } from '../src/contracts/model.js'
 import { labelled } from '../src/testing/label.js'
+import { record } from '../src/timeline/record.js'
 
 export const { marbles } = configure({
   assertDeepEqual: (actual: unknown, expected: unknown) => {
@@ -24,6 +27,7 @@ type Context = Parameters<Parameters<typeof marbles>[0]>[0]
  */
 export const scenario = (m: Context, options: Omit<AgentOptions, 'scheduler'>) => {
   const agent = createAgent({ ...options, scheduler: m.scheduler })
+  if (RECORD_INTO) keepRecord(agent, m)
   const streams = labelled(agent)
   return {
     agent,
@@ -36,6 +40,21 @@ export const scenario = (m: Context, options: Omit<AgentOptions, 'scheduler'>) =
     expectTranscript: (diagram: string, values: Record<string, string> = {}) =>
       m.expect(streams.transcript$).toBeObservable(diagram, values),
   }
+}
+
+/**
+ * With STEERABLE_RECORD_MARBLES=dir, each scenario's run is recorded on the test scheduler's clock
+ * and written to dir when its test ends: the timeline test renders every one in a browser.
+ */
+const RECORD_INTO = process.env.STEERABLE_RECORD_MARBLES
+let recorded = 0
+const keepRecord = (agent: Agent, m: Context) => {
+  const recording = record(agent, { now: () => m.scheduler.now() })
+  const name = expect.getState().currentTestName ?? 'scenario'
+  onTestFinished(() => {
+    const file = join(RECORD_INTO!, `${process.pid}-${++recorded}.json`)
+    writeFileSync(file, JSON.stringify({ name, record: recording.record() }))
+  })
 }
 
 export type { RunHelpers }

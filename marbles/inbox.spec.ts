@@ -288,7 +288,7 @@ describe('bound (R48)', () => {
 })
 
 // A defect these scenarios found: this one FAILS on the code as it is (see the commit that added it).
-describe('defects found (failing until fixed)', () => {
+describe('regressions: defects these rows found', () => {
   it(
     'R12, R43: removing an inherited steer during the next admission does not pull a steer accepted during that admission ahead of the prompt',
     marbles((m) => {

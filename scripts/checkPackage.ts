@@ -2,7 +2,7 @@
  * Part of `npm test`, after the build: the tarball `npm pack` would publish holds what users need
  * and nothing else, and the engines the package promises match what it ships.
  *
- * - the LICENSE that package.json names is in it; no source maps (see tsup.config.ts);
+ * - the LICENSE that package.json names is in it, and the serve page's script; no source maps;
  * - it stays small (under 400 kB packed);
  * - each error class is defined once in the CommonJS build (entries share it), so `instanceof`
  *   holds across entries under `require` as under `import`;
@@ -26,6 +26,8 @@ const [pack] = JSON.parse(
 ) as [{ size: number; files: { path: string }[] }]
 const files = pack.files.map((f) => f.path)
 if (!files.includes('LICENSE')) problems.push(`package.json says ${pkg.license}, but LICENSE is not packed`)
+// `steerable serve` reads its page's script from beside the command.
+if (!files.includes('dist/webapp.js')) problems.push('dist/webapp.js (the serve page) is not packed')
 const maps = files.filter((f) => f.endsWith('.map'))
 if (maps.length > 0) problems.push(`source maps are packed: ${maps.join(', ')}`)
 if (pack.size > 400_000) problems.push(`the tarball is ${pack.size} bytes packed (over 400 kB)`)

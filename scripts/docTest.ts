@@ -1,7 +1,7 @@
 /**
  * `npm run test:docs`: the code in the Markdown documents is checked like code. Every ```ts
  * block of README.md and docs/*.md is extracted into .doctest/ and type-checked against the
- * package's sources (`steerable` and its subpaths map to src/), then:
+ * package's sources (`steerable` and each subpath, such as `steerable/testing`, map to src/), then:
  *
  * - ```ts        a complete program: run with tsx (it must exit 0 within 20 s);
  * - ```ts test   a test file: run with vitest;
@@ -56,6 +56,8 @@ const paths = {
   'steerable/testing': ['../src/testing.ts'],
   'steerable/openai': ['../src/openai.ts'],
   'steerable/ai-sdk': ['../src/aisdk.ts'],
+  'steerable/timeline': ['../src/timeline.ts'],
+  'steerable/client': ['../src/client.ts'],
   'steerable/postgres': ['../src/postgres.ts'],
 }
 writeFileSync(
@@ -78,6 +80,8 @@ writeFileSync(
     { find: 'steerable/testing', replacement: '${join(root, 'src/testing.ts')}' },
     { find: 'steerable/openai', replacement: '${join(root, 'src/openai.ts')}' },
     { find: 'steerable/ai-sdk', replacement: '${join(root, 'src/aisdk.ts')}' },
+    { find: 'steerable/timeline', replacement: '${join(root, 'src/timeline.ts')}' },
+    { find: 'steerable/client', replacement: '${join(root, 'src/client.ts')}' },
     { find: 'steerable/postgres', replacement: '${join(root, 'src/postgres.ts')}' },
     { find: /^steerable$/, replacement: '${join(root, 'src/index.ts')}' },
   ] } }\n`,

@@ -19,29 +19,18 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { fileStore } from '../src/index.js'
+import { bundleChild } from './support/bundleChild.js'
 
-const here = dirname(fileURLToPath(import.meta.url))
 const root = mkdtempSync(join(tmpdir(), 'steerable-lock-'))
-const bundle = join(root, 'lockChild.mjs')
+let bundle = ''
 let dir: string
 let count = 0
 
 beforeAll(async () => {
-  await build({
-    entryPoints: [join(here, 'crash', 'lockChild.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: bundle,
-    logLevel: 'silent',
-  })
-  chmodSync(root, 0o755) // an unprivileged child must reach the bundle
+  bundle = await bundleChild('lockChild', root)
 }, 30_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 

@@ -15,26 +15,12 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAgent, fileStore, projectMessages, type SessionEvent } from '../src/index.js'
 import { scriptedModel } from '../src/testing.js'
-
-const here = dirname(fileURLToPath(import.meta.url))
-const childPath = join(here, 'crash', 'child.ts')
-
-const mulberry32 = (seed: number) => {
-  let state = seed >>> 0
-  return (): number => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { bundleChild } from './support/bundleChild.js'
+import { mulberry32 } from './support/mulberry32.js'
 
 type KillPlan =
   | { readonly kind: 'delay'; readonly ms: number }
@@ -189,17 +175,9 @@ const unansweredCalls = (events: readonly SessionEvent[]): string[] => {
 }
 
 const root = mkdtempSync(join(tmpdir(), 'steerable-crash-'))
-const childBundle = join(root, 'child.mjs')
+let childBundle = ''
 beforeAll(async () => {
-  await build({
-    entryPoints: [childPath],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: childBundle,
-    logLevel: 'silent',
-  })
+  childBundle = await bundleChild('child', root)
 }, 30_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 

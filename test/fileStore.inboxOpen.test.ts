@@ -59,7 +59,12 @@ describe('R50: opening a journal', () => {
     ],
     ['an empty content', lines([{ ...add('A'), message: { ...message('A'), content: [] } }]), 1, /content/],
     ['an unknown placement', lines([{ ...add('A'), placement: 'later' }]), 1, /placement/],
-    ['a move to a fractional index', lines([add('A'), { op: 'move', id: 'A', index: 0.5 }]), 2, /index/],
+    [
+      'a move with an index instead of before',
+      lines([add('A'), { op: 'move', id: 'A', index: 0 }]),
+      2,
+      /before/,
+    ],
     [
       'a whole last line that is JSON but no record',
       `${lines([add('A')])}{"op":"settle"}`,
@@ -115,7 +120,11 @@ const busyJournal = (items: number) => {
     if (i % 4 === 1) records.push(settle(n))
     else if (i % 4 === 2) events.push(prompt(events.length + 1, n))
     else if (i % 4 === 3)
-      records.push(replace(n, `${n}!`), move(n, i % 5), promote(n, i % 3 ? 'head' : 'steering'))
+      records.push(
+        replace(n, `${n}!`),
+        move(n, i % 5 ? null : 'M00000'),
+        promote(n, i % 3 ? 'head' : 'steering'),
+      )
   }
   return { records, events }
 }

@@ -33,9 +33,11 @@ import { isHumanPrompt } from '../session/isHumanPrompt.js'
 import { memoryStore } from '../session/memoryStore.js'
 import { Transcript } from '../session/transcript.js'
 import { toolSpecsOf } from '../tools/toolSpecs.js'
+import { remoteSends } from './acceptRemote.js'
 import { acceptSend, checkSendOptions, FOLLOWUP, INJECT, STEER } from './acceptSend.js'
 import { checkOptions } from './checkOptions.js'
 import { inboxControl } from './inboxControl.js'
+import { restoredState, restoreInbox } from './restoreInbox.js'
 import { checkSendPolicy, type PendingSends } from './sendPolicy.js'
 
 /**
@@ -63,6 +65,9 @@ export const createAgent = (options: AgentOptions): Agent => {
   const signals = inlet<Signal>(idle.entered)
   const transcript = new Transcript(store, history, (error) => signals.next({ type: 'store/failed', error }))
   for (const draft of closeInterruptedTurn(history)) transcript.append(draft)
+  const restored = restoreInbox(store.inbox?.load() ?? [], transcript.events)
+  for (const draft of restored.appended) transcript.append(draft)
+  if (restored.records.length > 0) store.inbox?.append(restored.records)
 
   // The contract's shape: sends enter as an Observable and are split by target and wakeup
   // (splitSends: connect + type-guard filters) into the queue and inject streams.
@@ -70,6 +75,7 @@ export const createAgent = (options: AgentOptions): Agent => {
   const commands = inlet<Command>(idle.entered)
   let state: DeliveryState = {
     ...initialState(agentId, lastTurnOf(history)),
+    ...restoredState(restored),
     journaling: store.inbox !== undefined,
   }
   let finished = false
@@ -79,6 +85,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     () => transcript.events,
     (id) => holds(state, id),
   )
+  for (const [id, outcome] of restored.settled) outcomes.settle(id, outcome)
 
   const reductions$ = merge(
     sends.observable.pipe(splitSends()),
@@ -109,12 +116,16 @@ export const createAgent = (options: AgentOptions): Agent => {
     const plain = sendOptions === FOLLOWUP || sendOptions === STEER || sendOptions === INJECT
     if (!plain || maxQueued !== undefined) checkSendPolicy(state, pending, sendOptions, maxQueued, call)
     const accepted = acceptSend(input, sendOptions, call)
-    if (sendOptions.target === 'next-turn' || sendOptions.wakeup) {
+    enterSend(accepted)
+    return accepted.message.id
+  }
+  /** A send enters the pipeline; until it is reduced it counts as pending (ifBusy, maxQueued). */
+  const enterSend = (accepted: AcceptedSend): void => {
+    if (accepted.options.target === 'next-turn' || accepted.options.wakeup) {
       pending.queued++
-      if (sendOptions.wakeup) pending.waking++
+      if (accepted.options.wakeup) pending.waking++
     }
     sends.next(accepted)
-    return accepted.message.id
   }
   const control = inboxControl({ command: (command) => commands.next(command), finished: () => finished })
 
@@ -182,11 +193,23 @@ export const createAgent = (options: AgentOptions): Agent => {
     ...control,
   }
 
+  const acceptRemote = remoteSends({
+    finished: () => finished,
+    known: (id) => outcomes.knows(id),
+    checkPolicy: (sendOptions) => checkSendPolicy(state, pending, sendOptions, maxQueued, 'send()'),
+    enter: enterSend,
+    refuse: (id, error) => commands.next({ type: 'refuse', id, error }),
+  })
   const agentHooks = extendAgent(
     agent,
     hooks,
     () =>
       fifoToArray(state.queue).filter((item) => itemWakes(item) && isHumanPrompt(itemSource(item))).length,
+    acceptRemote,
+    () => {
+      if (!finished) commands.next({ type: 'dispose', keepInbox: true })
+      return completed
+    },
   )
   const runEffect = createEffectRunner({
     agent,
@@ -230,5 +253,9 @@ export const createAgent = (options: AgentOptions): Agent => {
       }),
     )
     .subscribe(observer)
+  // R51: restored context appended now is flushed like any append outside a turn (R36), and
+  // restored waking items wake the driver once this call has returned (R6).
+  if (restored.appended.length > 0) effects.next({ kind: 'persist' })
+  if (state.wakeScheduled) effects.next({ kind: 'schedule', input: { type: 'wake' } })
   return agent
 }

@@ -1,6 +1,6 @@
 import { AgentBusyError, InboxFullError, TurnMismatchError } from '../contracts/errors.js'
 import type { SendOptions } from '../contracts/messages.js'
-import { activeWork, type DeliveryState } from '../machine/state.js'
+import { activeWork, type DeliveryState, dequeuingHead } from '../machine/state.js'
 
 /** Sends accepted but not reduced yet (they wait in the trampoline, inside a delivery). */
 export type PendingSends = { queued: number; waking: number }
@@ -35,9 +35,7 @@ export const checkSendPolicy = (
     )
   // Injections are not counted, and nothing is refused while dispose() unwinds (R48).
   if (maxQueued === undefined || s.disposal !== 'none' || !(queued || (steering && options.wakeup))) return
-  // The head a claim is dequeuing is shown in the queue but no longer waits (R41, R43).
-  const dequeuing = s.activity?.kind === 'claim' && s.activity.phase === 'opening' ? 1 : 0
-  let waiting = s.queue.size - dequeuing + pending.queued
+  let waiting = s.queue.size - (dequeuingHead(s) ? 1 : 0) + pending.queued
   for (const entry of s.outbox) if (entry.kind === 'steering') waiting++
   if (waiting >= maxQueued) throw new InboxFullError(call, maxQueued)
 }

@@ -14,6 +14,8 @@ export type CliOptions = {
 }
 
 export const USAGE = `Usage: steerable [options]
+       steerable serve [options]      the same in a browser page, with the live timeline
+       steerable view SESSION.jsonl   a saved session's timeline as an HTML page
        steerable migrate --database-url URL   (steerable migrate --help)
 
 Chat with an agent and steer it while it works. Without options it talks to a built-in offline
@@ -33,6 +35,9 @@ Options:
 
 While a turn runs: Enter steers it; Tab (or /queue text) queues a followup; /inject text adds
 context; Esc or /cancel cancels (/cancel keep keeps the inbox); /quit or Ctrl-D quits.
+What waits is listed, numbered: Up edits the last queued item (Enter puts it back, Esc drops the
+edit); Ctrl-P or /promote N steers item N into the running turn; /drop N removes it; /move N M
+moves it to place M; /inbox lists it.
 Without a terminal each input line is taken like typed text: plain text steers a running turn
 and is a followup while idle; lines starting with / are the same commands; blank lines are
 skipped. The exit code is 1 when a turn ended with an error.`

@@ -7,6 +7,7 @@ import { runLines } from './lines.js'
 import { runMigrate } from './migrateCommand.js'
 import { ProviderSetupError, providerModel } from './provider.js'
 import { runScriptedDemo } from './scriptedDemo.js'
+import { runServe, runView, SERVE_USAGE, type ServeFlags, splitServeArgs } from './subcommands.js'
 import { runTty } from './tty.js'
 
 const numberFrom = (value: string | undefined, fallback: number) => {
@@ -37,17 +38,23 @@ const chooseModel = async (
 }
 
 /** The `steerable` command. Returns the exit code. */
-export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> => {
-  if (argv[0] === 'migrate') return runMigrate(argv.slice(1), env, process.stdout, process.stderr)
+export const main = async (command: readonly string[], env: NodeJS.ProcessEnv): Promise<number> => {
+  if (command[0] === 'view') return runView(command.slice(1))
+  if (command[0] === 'migrate') return runMigrate(command.slice(1), env, process.stdout, process.stderr)
+  const web = command[0] === 'serve' || command.includes('--web')
+  const usage = web ? SERVE_USAGE : USAGE
   let options: CliOptions
+  let serve: ServeFlags | undefined
   try {
-    options = parseCliArgs(argv, env)
+    const split = web ? splitServeArgs(command[0] === 'serve' ? command.slice(1) : command) : undefined
+    serve = split?.flags
+    options = parseCliArgs(split?.rest ?? command, env)
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`)
+    process.stderr.write(`${(error as Error).message}\n\n${usage}\n`)
     return 2
   }
   if (options.help) {
-    process.stdout.write(`${USAGE}\n`)
+    process.stdout.write(`${usage}\n`)
     return 0
   }
   // --demo-speed 0.5 gives a person twice the time to type a steer; the tests go faster.
@@ -78,6 +85,7 @@ export const main = async (argv: readonly string[], env: NodeJS.ProcessEnv): Pro
       `resumed ${options.session}: ${agent.session.events.length} events, ${turns} turns\n`,
     )
   }
+  if (serve) return runServe(agent, serve)
   const io = { input: process.stdin, output: process.stdout, events: options.events }
   if (process.stdin.isTTY && process.stdout.isTTY) {
     await runTty(agent, io)

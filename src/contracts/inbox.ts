@@ -49,7 +49,11 @@ export type InboxRecord =
       readonly turn?: number
     }
   | { readonly op: 'replace'; readonly message: AgentMessage }
-  | { readonly op: 'move'; readonly id: AgentMessageId; readonly index: number }
+  /**
+   * The item now stands right before `before` in the queue (`null`: at its tail). Named by id, not
+   * by index, so the record means the same whether or not a claimed prompt is counted.
+   */
+  | { readonly op: 'move'; readonly id: AgentMessageId; readonly before: AgentMessageId | null }
   | { readonly op: 'promote'; readonly id: AgentMessageId; readonly to: 'steering' | 'head' }
   | { readonly op: 'settle'; readonly id: AgentMessageId; readonly outcome: Outcome }
 

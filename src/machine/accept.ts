@@ -84,8 +84,11 @@ const queuedItem = (
  * A send from the inject stream (R4): staged as context while the window is open, appended as a
  * `user/message` at once otherwise (no turn, no model run, no status change). Never an inbox event.
  */
-export const acceptInjected = (r: Reduction, { message }: InputOf<'inject'>): void =>
+export const acceptInjected = (r: Reduction, { message }: InputOf<'inject'>): void => {
+  // Staged, it waits like steering does, so the journal keeps it (R50); appended, it is delivered.
+  if (stagesContext(r.state)) r.journal({ op: 'add', message, placement: 'context' })
   acceptContext(r, message)
+}
 
 /** `ctx.context(input)` from a tool (R22): context without an id. */
 export const toolContext = (r: Reduction, { data }: InputOf<'tool/context'>): void => acceptContext(r, data)
@@ -99,8 +102,11 @@ export const acceptContext = (
   data: UserMessageData & { readonly id?: AgentMessageId },
 ): void => {
   const s = r.state
-  if (s.window && s.disposal === 'none') return r.set({ outbox: [...s.outbox, { kind: 'context', data }] })
+  if (stagesContext(s)) return r.set({ outbox: [...s.outbox, { kind: 'context', data }] })
   r.durable({ type: 'user/message', data })
   // R36: appends outside a turn are flushed right away (while disposing, dispose() flushes).
   if (!activeWork(s) && s.disposal === 'none') r.effect({ kind: 'persist' })
 }
+
+/** Context waits in the outbox while the window is open, unless `dispose()` unwinds (V1). */
+const stagesContext = (s: DeliveryState): boolean => s.window && s.disposal === 'none'

@@ -5,7 +5,7 @@ import { withClaim } from './records.js'
 import type { Reduction } from './reduction.js'
 import { type Claim, type ClaimedItem, claimedItem, itemMessage, itemWakes } from './state.js'
 import { beginStep } from './stepStart.js'
-import { expireGuarded } from './waiting.js'
+import { discard, expireGuarded, nextId } from './waiting.js'
 
 /** The current claim, if `activity` names it and no cancel hit it. */
 const liveClaim = (r: Reduction, activity: number): Claim | undefined => {
@@ -90,12 +90,23 @@ export const reject = (r: Reduction, claim: Claim, reason: unknown): void => {
   r.effect({ kind: 'schedule', input: { type: 'advance', activity: claim.id } })
 }
 
-/** An interrupted prompt goes back to the queue right behind the interrupting item (R47). */
+/**
+ * An interrupted prompt goes back to the queue right behind the interrupting item (R47), and the
+ * journal says where, since the claim left no record of taking it out. While `dispose()` unwinds
+ * it is discarded instead (R29): the queue it would join has already been discarded.
+ */
 const requeue = (r: Reduction, item: ClaimedItem): void => {
+  const message = itemMessage(item)
+  const agentId = r.state.agentId
+  if (r.state.disposal !== 'none' && !r.state.releasing) {
+    r.live({ type: 'agent/inbox/enqueue', agentId, message, placement: 'queued' })
+    return discard(r, [message], 'dispose')
+  }
   const items = fifoToArray(r.state.queue)
-  const index = Math.min(1, items.length)
+  // A release puts it back at the head, where the journal (which never saw it leave) has it.
+  const index = r.state.releasing ? 0 : Math.min(1, items.length)
   items.splice(index, 0, item)
   r.setQueue(fifoFrom(items), r.state.waking + (itemWakes(item) ? 1 : 0))
-  const message = itemMessage(item)
-  r.live({ type: 'agent/inbox/enqueue', agentId: r.state.agentId, message, placement: 'queued', index })
+  r.live({ type: 'agent/inbox/enqueue', agentId, message, placement: 'queued', index })
+  r.journal({ op: 'move', id: message.id, before: nextId(items, index) })
 }

@@ -1,19 +1,22 @@
 import { abortWork, discardPending } from './cancel.js'
 import { goIdle } from './idle.js'
-import type { Input } from './inputs.js'
+import type { Input, InputOf } from './inputs.js'
 import { settleContexts } from './outbox.js'
 import type { Reduction } from './reduction.js'
 import { activeWork } from './state.js'
 
 /**
  * R29: cancel with the internal cause `disposed` (no `cancel-requested`), discard what is
- * pending, and finish once the driver stopped.
+ * pending, and finish once the driver stopped. A release (R57, `keepInbox`) discards nothing:
+ * the queue and the staged steering stay as the journal has them, for the next owner.
  */
-export const dispose = (r: Reduction): void => {
+export const dispose = (r: Reduction, { keepInbox }: InputOf<'dispose'>): void => {
   if (r.state.disposal !== 'none') return
   r.set({ disposal: 'disposing', wakeScheduled: false })
-  discardPending(r, 'dispose')
-  if (activeWork(r.state)) return abortWork(r, { kind: 'disposed' }, false)
+  if (keepInbox) r.set({ releasing: true })
+  else discardPending(r, 'dispose')
+  // A release unwinds like a keepInbox cancel: a claimed prompt goes back to the queue.
+  if (activeWork(r.state)) return abortWork(r, { kind: 'disposed' }, keepInbox === true, keepInbox === true)
   if (r.state.activity === null) beginClosing(r)
   // Between turns: the scheduled `advance` finishes the disposal.
 }

@@ -1,9 +1,18 @@
 import { scheduleWake } from './claim.js'
 import { fifoFrom } from './fifo.js'
 import type { InputOf } from './inputs.js'
+import { settleContexts } from './outbox.js'
+import { withClaim } from './records.js'
 import type { Reduction } from './reduction.js'
-import { activeWork, itemMessage, itemWakes, type OutboxEntry, type QueuedItem } from './state.js'
-import { discard, findWaiting, queueIds } from './waiting.js'
+import {
+  activeWork,
+  dequeuingHead,
+  itemMessage,
+  itemWakes,
+  type OutboxEntry,
+  type QueuedItem,
+} from './state.js'
+import { discard, findWaiting, nextId, queueIds } from './waiting.js'
 
 /**
  * R43: withdraws a waiting item. A queued, parked or steering item gets one `discard` with
@@ -21,9 +30,19 @@ export const remove = (r: Reduction, { id }: InputOf<'remove'>): void => {
   }
   const entry = s.outbox[found.index] as OutboxEntry
   r.set({ outbox: s.outbox.filter((_, i) => i !== found.index) })
-  if (entry.kind === 'steering') return discard(r, [entry.message], 'removed')
-  r.settle(id, { kind: 'discarded', reason: 'removed' })
+  // The claim's inherited prefix (R12) is one shorter when the entry came from it.
+  const claim = s.activity?.kind === 'claim' ? s.activity : undefined
+  if (claim && found.index < claim.inherited)
+    r.setActivity(withClaim(claim, { inherited: claim.inherited - 1 }))
+  if (entry.kind === 'steering') discard(r, [entry.message], 'removed')
+  else r.settle(id, { kind: 'discarded', reason: 'removed' })
+  // Context left without steering while nothing runs is appended now, as a cancel would (R13, V1).
+  if (!activeWork(r.state) && settleContexts(r)) r.effect({ kind: 'persist' })
 }
+
+/** R55: a remote send this agent refused when it applied it settles `refused`. */
+export const refuse = (r: Reduction, { id, error }: InputOf<'refuse'>): void =>
+  r.settle(id, { kind: 'refused', error })
 
 /**
  * R44: changes a waiting item's content and source in place (same id, position, placement). The
@@ -58,12 +77,13 @@ export const move = (r: Reduction, { id, index }: InputOf<'move'>): void => {
   if (found?.in !== 'queue') return
   const { items } = found
   const [item] = items.splice(found.index, 1)
-  const to = Math.max(0, Math.min(index, items.length))
+  // The head a claim is dequeuing stays the head: the claim takes what it showed (R41).
+  const to = Math.max(dequeuingHead(s) ? 1 : 0, Math.min(index, items.length))
   items.splice(to, 0, item as QueuedItem)
   if (to === found.index) return
   r.setQueue(fifoFrom(items), s.waking)
   r.live({ type: 'agent/inbox/reorder', agentId: s.agentId, ids: queueIds(items) })
-  r.journal({ op: 'move', id, index: to })
+  r.journal({ op: 'move', id, before: nextId(items, to) })
 }
 
 /**
@@ -77,10 +97,13 @@ export const promote = (r: Reduction, { id }: InputOf<'promote'>): void => {
   const found = findWaiting(s, id)
   if (found?.in !== 'queue') return
   const { items } = found
+  const open = s.window && activeWork(s) !== undefined
+  // The waking head is already the next turn: nothing changes, nothing is journaled.
+  if (!open && found.index === 0 && itemWakes(items[0] as QueuedItem)) return
   const [item] = items.splice(found.index, 1) as [QueuedItem]
   const message = itemMessage(item)
   const waking = s.waking - (itemWakes(item) ? 1 : 0)
-  if (s.window && activeWork(s)) {
+  if (open) {
     r.setQueue(fifoFrom(items), waking)
     r.set({ outbox: [...s.outbox, { kind: 'steering', message }] })
     r.live({ type: 'agent/inbox/dequeue', agentId: s.agentId, message })

@@ -29,17 +29,29 @@ export type QueueSend = {
 export type InjectSend = { readonly type: 'inject'; readonly message: AgentMessage }
 
 /** Calls from the public surface, already validated, snapshotted and (for sends) given an id. */
+/** A refusal as data (its error's name and message), so a journal can hold it. */
+export type RefusalData = { readonly name: string; readonly message: string }
+
 export type Command =
   | QueueSend
   | InjectSend
   | { readonly type: 'cancel'; readonly cause: AgentCancelCause; readonly keepInbox: boolean }
   | { readonly type: 'retry' }
-  | { readonly type: 'dispose' }
+  /**
+   * `dispose()` (R29); with `keepInbox`, a release (R57): the driver stops without discarding,
+   * and what waits stays where it is (in the store's journal) for the next owner.
+   */
+  | { readonly type: 'dispose'; readonly keepInbox?: boolean }
   /** Inbox control (R43–R46): each acts on the item `id` if it is still waiting. */
   | { readonly type: 'remove'; readonly id: AgentMessageId }
   | { readonly type: 'replace'; readonly message: AgentMessage }
   | { readonly type: 'move'; readonly id: AgentMessageId; readonly index: number }
   | { readonly type: 'promote'; readonly id: AgentMessageId }
+  /**
+   * A send minted in another process that this agent's policy refused when it applied it (R55):
+   * it settles `refused`, in order with everything else, and the settlement is journaled.
+   */
+  | { readonly type: 'refuse'; readonly id: AgentMessageId; readonly error: RefusalData }
 
 /** An allowed admission, after every `promptSubmit` hook ran and the decision validated. */
 export type Admission = {

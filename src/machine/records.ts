@@ -28,6 +28,7 @@ export const copyState = (s: DeliveryState): DeliveryState => {
     retryPending: s.retryPending,
     retryError: s.retryError,
     disposal: s.disposal,
+    releasing: s.releasing,
     journaling: s.journaling,
   }
   return copy as DeliveryState

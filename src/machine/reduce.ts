@@ -10,7 +10,7 @@ import { advance, checkpointDone, checkpointFailed, retry } from './betweenTurns
 import { cancel, cancelClear, unwind } from './cancel.js'
 import { wake } from './claim.js'
 import { dispose, disposeClose, disposeClosed } from './dispose.js'
-import { move, promote, remove, replace } from './inbox.js'
+import { move, promote, refuse, remove, replace } from './inbox.js'
 import type { Input, InputOf } from './inputs.js'
 import type { Output } from './outputs.js'
 import { Reduction } from './reduction.js'
@@ -49,6 +49,7 @@ const handlers: Handlers = {
   replace,
   move,
   promote,
+  refuse,
   // The deferred wake and the claim (R6, R10–R13).
   wake,
   'claim/dequeue': claimDequeue,

@@ -137,6 +137,8 @@ export type DeliveryState = {
   /** The request error of the last turn `retry()` was called for (read while `retryPending`). */
   readonly retryError?: unknown
   readonly disposal: Disposal
+  /** The disposal is a release (R57): nothing waiting is discarded. */
+  readonly releasing?: true
   /** The store keeps an inbox journal: every inbox change is also a `journal` output (R50). */
   readonly journaling: boolean
 }
@@ -166,6 +168,13 @@ export const isQuiescent = (s: DeliveryState): boolean =>
 /** An admission or a turn is active (a claim counts from the moment it opens the window). */
 export const activeWork = (s: DeliveryState): Claim | Turn | undefined =>
   s.activity && s.activity.kind !== 'between' ? s.activity : undefined
+
+/**
+ * A claim is taking the queue head (R41): the head is shown in the queue but no longer waits.
+ * Once a cancel hit the claim it never dequeues, so the head waits again (R43).
+ */
+export const dequeuingHead = (s: DeliveryState): boolean =>
+  s.activity?.kind === 'claim' && s.activity.phase === 'opening' && !s.activity.abort && s.queue.size > 0
 
 export const hasSteering = (outbox: readonly OutboxEntry[]): boolean =>
   outbox.some((e) => e.kind === 'steering')

@@ -2,7 +2,7 @@ import type { DiscardReason } from '../contracts/inbox.js'
 import type { AgentMessage, AgentMessageId } from '../contracts/messages.js'
 import { fifoToArray } from './fifo.js'
 import type { Reduction } from './reduction.js'
-import { type DeliveryState, itemId, itemMessage, type QueuedItem } from './state.js'
+import { type DeliveryState, dequeuingHead, itemId, itemMessage, type QueuedItem } from './state.js'
 
 /**
  * Where a waiting item is (R43): its index in the queue, or in the outbox. The queue head that a
@@ -14,7 +14,7 @@ export type Found =
 
 export const findWaiting = (s: DeliveryState, id: AgentMessageId): Found | undefined => {
   const items = fifoToArray(s.queue)
-  const from = s.activity?.kind === 'claim' && s.activity.phase === 'opening' ? 1 : 0
+  const from = dequeuingHead(s) ? 1 : 0
   for (let i = from; i < items.length; i++)
     if (itemId(items[i] as QueuedItem) === id) return { in: 'queue', index: i, items }
   const index = s.outbox.findIndex((e) =>
@@ -32,6 +32,12 @@ export const discard = (r: Reduction, messages: readonly AgentMessage[], reason:
 
 /** The queue's ids in order, for a `reorder` event (R45). */
 export const queueIds = (items: readonly QueuedItem[]): AgentMessageId[] => items.map(itemId)
+
+/** The id of the item after position `index`, or `null` at the tail (a `move` record, R50). */
+export const nextId = (items: readonly QueuedItem[], index: number): AgentMessageId | null => {
+  const next = items[index + 1]
+  return next === undefined ? null : itemId(next)
+}
 
 /** The whole message of a queued item (a compact one made again). */
 export const messageOf = itemMessage

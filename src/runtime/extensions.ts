@@ -1,5 +1,6 @@
 import type { Agent } from '../contracts/agent.js'
 import type { AgentHooks, PromptDecision, PromptSubmitArgs } from '../contracts/hooks.js'
+import type { RemoteApplied, RemoteSend } from '../contracts/remote.js'
 import { hookList } from './callHook.js'
 
 type PromptSubmitHook = (args: PromptSubmitArgs<Agent>) => PromptDecision | undefined
@@ -13,16 +14,29 @@ export type AgentExtensions = {
   addPromptSubmit(hook: PromptSubmitHook): () => void
   /** How many human prompts (R39) wait in the queued FIFO and may wake the driver (not parked). */
   wakingHumanPrompts(): number
+  /** Applies a send minted in another process (R55); see `src/agent/acceptRemote.ts`. */
+  acceptRemote(send: RemoteSend): RemoteApplied
+  /**
+   * Stops driving without discarding (R57): a running turn ends as by a keepInbox cancel, what
+   * waits stays in the store's journal for the next owner, the store is flushed and closed.
+   * Resolves like `dispose()`.
+   */
+  release(): Promise<void>
 }
 
-const registry = new WeakMap<Agent, AgentExtensions>()
+/**
+ * Kept on the agent under a registered symbol rather than in a module-level map: each entry
+ * point of the package is bundled on its own, and a companion from another entry point
+ * (`steerable/postgres`) must find the extensions of an agent made by the main one.
+ */
+const EXTENSIONS = Symbol.for('steerable.agentExtensions')
 
 export const registerExtensions = (agent: Agent, extensions: AgentExtensions): void => {
-  registry.set(agent, extensions)
+  Object.defineProperty(agent, EXTENSIONS, { value: extensions, enumerable: false })
 }
 
 export const extensionsOf = (agent: Agent): AgentExtensions => {
-  const extensions = registry.get(agent)
+  const extensions = (agent as { [EXTENSIONS]?: AgentExtensions } | null)?.[EXTENSIONS]
   if (!extensions) throw new TypeError('expected an agent made by createAgent()')
   return extensions
 }
@@ -35,10 +49,14 @@ export const extendAgent = (
   agent: Agent,
   hooks: AgentHooks<Agent> | undefined,
   wakingHumanPrompts: () => number,
+  acceptRemote: (send: RemoteSend) => RemoteApplied,
+  release: () => Promise<void>,
 ): AgentHooks<Agent> => {
   const extra: PromptSubmitHook[] = []
   registerExtensions(agent, {
     wakingHumanPrompts,
+    acceptRemote,
+    release,
     addPromptSubmit: (hook) => {
       extra.push(hook)
       return () => {

@@ -33,6 +33,11 @@ export class Outcomes {
     this.resolve(id, outcome)
   }
 
+  /** Whether `id` waits, was delivered, or has settled (so a remote send of it is applied once). */
+  knows(id: AgentMessageId): boolean {
+    return this.settled.has(id) || this.waiting(id) || this.indexOf(id) !== undefined
+  }
+
   /** A published live event: a `discard` settles each of its messages. */
   live(event: AgentEvent): void {
     if (event.type !== 'agent/inbox/discard') return

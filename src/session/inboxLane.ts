@@ -14,7 +14,7 @@ export type LaneNode = {
 /**
  * An ordered lane of waiting items (the queue or the outbox) as a doubly linked list: taking an
  * item out, and putting one at either end, cost O(1) whatever the lane's length, so folding a
- * journal of n records is O(n) (plus the walk of each `move`).
+ * journal of n records is O(n) (whatever the records).
  */
 export type Lane = { head: LaneNode | undefined; tail: LaneNode | undefined; size: number }
 
@@ -32,7 +32,7 @@ export const unlink = (node: LaneNode): void => {
 }
 
 /** Puts `node` (in no lane) before `before`, or at the tail when `before` is `undefined`. */
-const insertBefore = (lane: Lane, node: LaneNode, before: LaneNode | undefined): void => {
+export const insertBefore = (lane: Lane, node: LaneNode, before: LaneNode | undefined): void => {
   const prev = before ? before.prev : lane.tail
   node.prev = prev
   node.next = before
@@ -46,20 +46,6 @@ const insertBefore = (lane: Lane, node: LaneNode, before: LaneNode | undefined):
 
 export const pushBack = (lane: Lane, node: LaneNode): void => insertBefore(lane, node, undefined)
 export const pushFront = (lane: Lane, node: LaneNode): void => insertBefore(lane, node, lane.head)
-
-/** Puts `node` (in no lane) so that `index` is its position, clamped into the lane. */
-export const insertAt = (lane: Lane, node: LaneNode, index: number): void => {
-  const at = Math.max(0, Math.min(index, lane.size))
-  let before: LaneNode | undefined
-  if (at < lane.size / 2) {
-    before = lane.head
-    for (let i = 0; i < at; i++) before = before?.next
-  } else {
-    before = undefined // the tail end: walk back from it
-    for (let i = lane.size; i > at; i--) before = before ? before.prev : lane.tail
-  }
-  insertBefore(lane, node, before)
-}
 
 export const laneNodes = (lane: Lane): LaneNode[] => {
   const nodes: LaneNode[] = []

@@ -55,7 +55,7 @@ export const inboxRecordSchema = z.discriminatedUnion('op', [
     turn: turn.optional(),
   }),
   z.strictObject({ op: z.literal('replace'), message }),
-  z.strictObject({ op: z.literal('move'), id, index: z.int() }),
+  z.strictObject({ op: z.literal('move'), id, before: id.nullable() }),
   z.strictObject({ op: z.literal('promote'), id, to: z.enum(['steering', 'head']) }),
   z.strictObject({ op: z.literal('settle'), id, outcome }),
 ]) as unknown as z.ZodType<InboxRecord>

@@ -3,7 +3,7 @@ import type { InboxItem, InboxRecord, Outcome } from '../contracts/inbox.js'
 import type { AgentMessageId } from '../contracts/messages.js'
 import {
   emptyLane,
-  insertAt,
+  insertBefore,
   type Lane,
   type LaneNode,
   laneNodes,
@@ -38,16 +38,17 @@ export const deliveredIds = (events: readonly SessionEvent[]): Set<string> => {
 }
 
 /**
- * Folds an inbox journal (R50) into what still waits (R51). Pure; O(records), plus the walk of
- * each `move` to its index. The records are taken in order:
+ * Folds an inbox journal (R50) into what still waits (R51). Pure; O(records). The records are
+ * taken in order:
  *
  * - `add` puts a new item at the tail of its lane: `queued`/`parked` in the queue (at its head
  *   when `at: 'head'`), `steering`/`context` in the outbox (`at` does not apply there). An id
  *   already seen (waiting or settled) is not added again: an id is accepted once.
  * - `replace` gives a waiting item the record's content and source; its id, placement, turn
  *   guard and position stay.
- * - `move` takes a queued or parked item out and puts it back so that `index` is its position in
- *   the queue, clamped to `[0, length of the rest]`. Outbox items are not reordered.
+ * - `move` takes a queued or parked item out and puts it back right before the queued item
+ *   `before` names (at the tail when it is `null` or names no queued item). Outbox items are not
+ *   reordered.
  * - `promote` to `steering` takes a queued or parked item to the end of the outbox as steering; to
  *   `head` it goes to the head of the queue as `queued` (waking; a parked item stops being
  *   parked). An outbox item is not promoted.
@@ -56,10 +57,10 @@ export const deliveredIds = (events: readonly SessionEvent[]): Set<string> => {
  *   settlement of the same id is ignored (an id settles once, R42).
  * - `replace`, `move` and `promote` of an id that is not waiting are ignored.
  *
- * An id in `delivered` (the transcript holds it, `deliveredIds`) is not waiting at any point of
- * the fold: every record about it is skipped but a `settle`, which still goes into `settled`. So
- * a `move`'s index counts the items that are neither settled nor delivered, and folding a
- * compacted journal followed by more records gives what folding the whole journal gives.
+ * An id in `delivered` (the transcript holds it, `deliveredIds`) takes part in the fold like any
+ * other, since later records may name it as a `move`'s `before` (a claimed prompt stays in the
+ * queue here until the transcript has it), and is left out of the result at the end. So folding
+ * a compacted journal followed by more records gives what folding the whole journal gives.
  */
 export const replayJournal = (
   records: readonly InboxRecord[],
@@ -69,7 +70,7 @@ export const replayJournal = (
   const outbox = emptyLane()
   const nodes = new Map<string, LaneNode>()
   const settled = new Map<AgentMessageId, Outcome>()
-  /** The waiting item `id` names, if any (never a delivered one: those are never added). */
+  /** The waiting item `id` names, if any. */
   const waiting = (id: string): LaneNode | undefined => {
     const node = nodes.get(id)
     return node?.lane ? node : undefined
@@ -83,7 +84,7 @@ export const replayJournal = (
     switch (record.op) {
       case 'add': {
         const id = record.message.id
-        if (nodes.has(id) || settled.has(id) || delivered.has(id)) break
+        if (nodes.has(id) || settled.has(id)) break
         const node: LaneNode = {
           message: record.message,
           placement: record.placement,
@@ -105,9 +106,10 @@ export const replayJournal = (
       }
       case 'move': {
         const node = inQueue(record.id)
-        if (!node) break
+        const before = record.before === null ? undefined : inQueue(record.before)
+        if (!node || before === node) break
         unlink(node)
-        insertAt(queue, node, record.index)
+        insertBefore(queue, node, before)
         break
       }
       case 'promote': {
@@ -131,10 +133,13 @@ export const replayJournal = (
       }
     }
   }
-  return { queue: items(queue), outbox: items(outbox), settled }
+  const waits = (node: LaneNode) => !delivered.has(node.message.id)
+  return { queue: items(queue, waits), outbox: items(outbox, waits), settled }
 }
 
-const items = (lane: Lane): JournalItem[] =>
-  laneNodes(lane).map(({ message, placement, turn }) =>
-    turn === undefined ? { message, placement } : { message, placement, turn },
-  )
+const items = (lane: Lane, waits: (node: LaneNode) => boolean): JournalItem[] =>
+  laneNodes(lane)
+    .filter(waits)
+    .map(({ message, placement, turn }) =>
+      turn === undefined ? { message, placement } : { message, placement, turn },
+    )

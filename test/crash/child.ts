@@ -23,20 +23,14 @@
 import { concatMap, from, map, Observable, type ObservableInput, timer } from 'rxjs'
 import { z } from 'zod'
 import { createAgent, defineTool, fileStore, type ModelEvent, type SessionStore } from '../../src/index.js'
+import { mulberry32 } from '../support/mulberry32.js'
 
 const path = process.argv[2]
 const seed = Number(process.argv[3] ?? '1')
 const tornAt = Number(process.argv[4] ?? '0')
 if (!path) throw new Error('usage: child.ts <logPath> <seed> [tornAt]')
 
-let state = seed >>> 0 || 1
-const random = (): number => {
-  state = (state + 0x6d2b79f5) >>> 0
-  let t = state
-  t = Math.imul(t ^ (t >>> 15), t | 1)
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
+const random = mulberry32(seed)
 const between = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1))
 
 const print = (line: string): void => {

@@ -17,7 +17,12 @@ export const replace = (name: string, text: string): InboxRecord => ({
   op: 'replace',
   message: message(name, text),
 })
-export const move = (name: string, index: number): InboxRecord => ({ op: 'move', id: id(name), index })
+/** `name` now stands right before `before` (`null`: at the tail). */
+export const move = (name: string, before: string | null): InboxRecord => ({
+  op: 'move',
+  id: id(name),
+  before: before === null ? null : id(before),
+})
 export const promote = (name: string, to: 'steering' | 'head'): InboxRecord => ({
   op: 'promote',
   id: id(name),

@@ -356,6 +356,44 @@ describe('dispose and disposeClose (R29, V1)', () => {
       { disposal: 'disposing', activity: deciding({ abort: disposedAbort }) },
     ],
     [
+      'R57: an idle release discards nothing: the queue and the staged steering with its context stay',
+      idle({ queue: [q('p1', false)], outbox: [S('s1'), C('c1')] }),
+      { type: 'dispose', keepInbox: true },
+      ['post dispose/close'],
+      { disposal: 'closing', releasing: true },
+    ],
+    [
+      'R57: a release during a turn discards nothing and aborts it like a keepInbox cancel',
+      turning({}, { queue: [q('m2')], outbox: [S('s1')] }),
+      { type: 'dispose', keepInbox: true },
+      [effect({ kind: 'abort', activity: 1, cause: { kind: 'disposed' } }), 'schedule unwind#1'],
+      {
+        disposal: 'disposing',
+        releasing: true,
+        activity: turn({ abort: { ...disposedAbort, keepInbox: true, requeue: true } }),
+      },
+    ],
+    [
+      'R57: a released admission puts its prompt back at the head, where the journal has it',
+      claiming(deciding({ abort: { ...disposedAbort, keepInbox: true, requeue: true } }), {
+        queue: [q('m2')],
+        disposal: 'disposing',
+        releasing: true,
+      }),
+      { type: 'unwind', activity: 1 },
+      [
+        'stop#1',
+        live({ type: 'agent/inbox/enqueue', message: msg('m1'), placement: 'queued', index: 0 }),
+        'schedule advance#1',
+      ],
+      {
+        queue: [q('m1'), q('m2')],
+        waking: 2,
+        window: false,
+        activity: between({ checkpointed: true }),
+      },
+    ],
+    [
       'R29: dispose between turns waits for the scheduled next move',
       betweenTurns({}, { queue: [q('m2')] }),
       { type: 'dispose' },

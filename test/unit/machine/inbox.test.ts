@@ -325,6 +325,13 @@ describe('move (R45)', () => {
       [reorder('b', 'a')],
       { queue: [q('b'), qt('a')] },
     ],
+    [
+      'R45, R41: while a claim opens, nothing moves ahead of the head it is dequeuing (index 0 is 1)',
+      claiming({}, { queue: [q('m1'), q('m2'), q('m3')] }),
+      move('m3', 0),
+      [reorder('m1', 'm3', 'm2')],
+      { queue: [q('m1'), q('m3'), q('m2')] },
+    ],
   ]
   it.each(rows)('%s', checkRow)
 
@@ -496,7 +503,7 @@ describe("ifBusy: 'interrupt' (R47)", () => {
       turning({}, { queue: [q('m1')], outbox: [S('s1')] }),
       interrupt('u'),
       [
-        live({ type: 'agent/inbox/enqueue', message: msg('u'), placement: 'queued' }),
+        live({ type: 'agent/inbox/enqueue', message: msg('u'), placement: 'queued', index: 0 }),
         live({ type: 'agent/cancel-requested', cause: { kind: 'user' } }),
         clearRequeue,
       ],
@@ -520,7 +527,7 @@ describe("ifBusy: 'interrupt' (R47)", () => {
       'R47: between turns it only goes to the head (nothing runs to cancel; the next move claims it)',
       betweenTurns({}, { queue: [q('m1')] }),
       interrupt('u'),
-      [live({ type: 'agent/inbox/enqueue', message: msg('u'), placement: 'queued' })],
+      [live({ type: 'agent/inbox/enqueue', message: msg('u'), placement: 'queued', index: 0 })],
       { queue: [q('u'), q('m1')], waking: 2 },
     ],
     [
@@ -557,7 +564,7 @@ describe("ifBusy: 'interrupt' (R47)", () => {
       unwind,
       [
         'stop#1',
-        live({ type: 'agent/inbox/enqueue', message: msg('m1'), placement: 'queued' }),
+        live({ type: 'agent/inbox/enqueue', message: msg('m1'), placement: 'queued', index: 1 }),
         'schedule advance#1',
       ],
       { ...rejected, queue: [q('u'), q('m1'), q('m2')], waking: 3 },
@@ -776,11 +783,30 @@ describe('journal (R50)', () => {
       { queue: [edited('m1', 'M1!')] },
     ],
     [
-      'R50, R45: a move is journaled with the resulting (clamped) index',
+      'R50, R45: a move is journaled with the item it now stands before (null: the tail)',
       turning({}, { ...J, queue: [q('a'), q('b'), q('c')] }),
       move('a', 99),
-      ['reorder(3)', journal({ op: 'move', id: id('a'), index: 2 })],
+      ['reorder(3)', journal({ op: 'move', id: id('a'), before: null })],
       { queue: [q('b'), q('c'), q('a')] },
+    ],
+    [
+      'R50, R45: a move into the middle names its new successor',
+      turning({}, { ...J, queue: [q('a'), q('b'), q('c')] }),
+      move('c', 1),
+      ['reorder(3)', journal({ op: 'move', id: id('c'), before: id('b') })],
+      { queue: [q('a'), q('c'), q('b')] },
+    ],
+    [
+      'R50, R47: an interrupted admission journals where its prompt went back (the claim left no record)',
+      claiming(deciding({ abort: requeueAbort }), { ...J, queue: [q('u'), q('m2')] }),
+      unwind,
+      [
+        'stop#1',
+        live({ type: 'agent/inbox/enqueue', message: msg('m1'), placement: 'queued', index: 1 }),
+        journal({ op: 'move', id: id('m1'), before: id('m2') }),
+        'schedule advance#1',
+      ],
+      { ...rejected, ...J, queue: [q('u'), q('m1'), q('m2')], waking: 3 },
     ],
     [
       'R50, R46: a promote into the window is journaled as to steering',
@@ -855,7 +881,7 @@ describe('journal (R50)', () => {
 // Defects these tables found. Each row below FAILS on the reducer as it is; the commit that added
 // them describes each defect. They stay red until the reducer is fixed.
 
-describe('defects found (failing until fixed)', () => {
+describe('regressions: defects these rows found', () => {
   const folds: readonly FoldRow[] = [
     [
       'R12, R43: removing inherited steering during the admission does not pull steering accepted during it ahead of the prompt',

@@ -25,7 +25,7 @@ const record: fc.Arbitrary<InboxRecord> = fc.oneof(
       add(n, placement, { ...(head ? { at: 'head' as const } : {}), ...(turn ? { turn } : {}) }),
     ),
   fc.tuple(name, fc.string({ maxLength: 3 })).map(([n, text]) => replace(n, `${n}${text}`)),
-  fc.tuple(name, fc.integer({ min: -2, max: 8 })).map(([n, index]) => move(n, index)),
+  fc.tuple(name, fc.option(name)).map(([n, before]) => move(n, before)),
   fc
     .tuple(name, fc.constantFrom('steering', 'head') as fc.Arbitrary<'steering' | 'head'>)
     .map(([n, to]) => promote(n, to)),
@@ -53,7 +53,6 @@ const model = (records: readonly InboxRecord[], delivered: ReadonlySet<string>) 
       continue
     }
     const id = r.op === 'add' || r.op === 'replace' ? r.message.id : r.id
-    if (delivered.has(id)) continue
     if (r.op === 'add') {
       if (seen.has(id) || settled.has(id)) continue
       seen.add(id)
@@ -71,18 +70,22 @@ const model = (records: readonly InboxRecord[], delivered: ReadonlySet<string>) 
       const block = r.message.content[0]
       if (item) item.text = block?.type === 'text' ? block.text : ''
     } else {
+      if (r.op === 'move' && r.before === id) continue
       const item = take(queue, id)
       if (!item) continue
-      if (r.op === 'move') queue.splice(Math.max(0, Math.min(r.index, queue.length)), 0, item)
-      else if (r.to === 'steering') outbox.push({ ...item, placement: 'steering' })
+      if (r.op === 'move') {
+        const at = queue.findIndex((i) => i.id === r.before)
+        queue.splice(at === -1 ? queue.length : at, 0, item)
+      } else if (r.to === 'steering') outbox.push({ ...item, placement: 'steering' })
       else queue.unshift({ ...item, placement: 'queued' })
     }
   }
   const show = (i: Item) =>
     `${i.id}:${i.placement}${i.turn === undefined ? '' : `/${i.turn}`}${i.text === i.id ? '' : `=${i.text}`}`
+  const waits = (i: Item) => !delivered.has(i.id)
   return {
-    queue: queue.map(show),
-    outbox: outbox.map(show),
+    queue: queue.filter(waits).map(show),
+    outbox: outbox.filter(waits).map(show),
     settled: [...settled].map(([id, kind]) => `${id}:${kind}`),
   }
 }

@@ -1,0 +1,10 @@
+/**
+ * `steerable/client`: for a browser app that follows an agent served over server-sent events (as
+ * `steerable serve` does) with RxJS.
+ */
+export {
+  type EventSourceLike,
+  type FromEventSourceOptions,
+  fromEventSource,
+  type ServerEvent,
+} from './client/fromEventSource.js'

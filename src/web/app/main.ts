@@ -1,0 +1,96 @@
+import { fromEventSource } from '../../client/fromEventSource.js'
+import type { InboxSnapshot } from '../../contracts/inbox.js'
+import type { AgentStatus } from '../../contracts/messages.js'
+import { layoutTimeline } from '../../timeline/layout.js'
+import { renderTimelineSvg } from '../../timeline/svg.js'
+import type { TimelineEntry, TimelineRecord } from '../../timeline/types.js'
+import { post, withToken } from './post.js'
+import { renderChat } from './renderChat.js'
+import { renderInbox } from './renderInbox.js'
+
+const $ = (id: string) => document.getElementById(id) as HTMLElement
+const prompt = $('prompt') as HTMLInputElement
+let record: TimelineRecord = { format: 'steerable-timeline', version: 1, source: 'live', entries: [] }
+let infos: unknown[] = []
+let status: AgentStatus = 'idle'
+let editing = false
+let heldInbox: InboxSnapshot | undefined
+
+const act = (command: string, body: object) =>
+  post(command, body).then(
+    () => {
+      $('error').textContent = ''
+    },
+    (error: Error) => {
+      $('error').textContent = error.message
+    },
+  )
+
+const drawInbox = (inbox: InboxSnapshot) =>
+  renderInbox($('inbox'), inbox, {
+    edit: (item, text) => act('replace', { id: item.message.id, text }),
+    remove: (item) => act('remove', { id: item.message.id }),
+    promote: (item) => act('promote', { id: item.message.id }),
+    move: (item, index) => act('move', { id: item.message.id, index }),
+    editing: (open) => {
+      editing = open
+      if (!open && heldInbox) drawInbox(heldInbox)
+    },
+  })
+
+const drawRecord = () => {
+  const layout = layoutTimeline(record)
+  infos = layout.infos
+  $('timeline').innerHTML = renderTimelineSvg(record, layout, 'order')
+  renderChat($('transcript'), record.entries)
+}
+
+fromEventSource<unknown>(withToken('/events'), {
+  events: ['snapshot', 'entry', 'inbox', 'status'],
+}).subscribe(({ type, data }) => {
+  if (type === 'snapshot') {
+    const snapshot = data as { agentId: string; record: TimelineRecord }
+    record = snapshot.record
+    $('agent').textContent = snapshot.agentId
+  } else if (type === 'entry') {
+    const entry = data as TimelineEntry
+    if (entry.seq === record.entries.length + 1) record = { ...record, entries: [...record.entries, entry] }
+  } else if (type === 'inbox') {
+    heldInbox = data as InboxSnapshot
+    if (!editing) drawInbox(heldInbox)
+    return
+  } else if (type === 'status') {
+    status = data as AgentStatus
+    $('status').textContent = status
+    $('status').className = status
+    return
+  } else return
+  drawRecord()
+})
+
+/** Enter steers the running turn (a prompt while idle); Tab queues a followup. */
+const send = (how: 'enter' | 'queue') => {
+  const text = prompt.value
+  if (text.trim() === '') return
+  prompt.value = ''
+  act(how === 'queue' ? 'followup' : status === 'running' ? 'steer' : 'followup', { text })
+}
+prompt.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter') {
+    event.preventDefault()
+    send('enter')
+  } else if (event.key === 'Tab' && prompt.value.trim() !== '') {
+    event.preventDefault()
+    send('queue')
+  }
+})
+$('steer').addEventListener('click', () => send('enter'))
+$('queue').addEventListener('click', () => send('queue'))
+$('cancel').addEventListener('click', () => act('cancel', { keepInbox: false }))
+$('cancel-keep').addEventListener('click', () => act('cancel', { keepInbox: true }))
+const show = (target: EventTarget | null) => {
+  const el = target instanceof Element ? target.closest('[data-info]') : null
+  if (el) $('details').textContent = JSON.stringify(infos[Number(el.getAttribute('data-info'))], null, 2)
+}
+$('timeline').addEventListener('click', (event) => show(event.target))
+$('timeline').addEventListener('mouseover', (event) => show(event.target))

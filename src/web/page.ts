@@ -1,0 +1,40 @@
+import { TIMELINE_CSS } from '../timeline/style.js'
+import { inlineScript } from './appScript.js'
+
+const CSS = `
+body{font:14px system-ui,sans-serif;margin:0;color:#222}
+header{padding:8px 14px;background:#263238;color:#fff;display:flex;gap:12px;align-items:center}
+#status{padding:1px 8px;border-radius:8px;background:#546e7a}#status.running{background:#2e7d32}
+main{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,1fr);gap:14px;padding:12px 14px}
+#transcript{list-style:none;padding:0;margin:0 0 10px;max-height:45vh;overflow:auto}
+#transcript li{margin:4px 0;padding:5px 8px;border-radius:6px;background:#f1f3f4;white-space:pre-wrap}
+#transcript li .who{font-weight:600;margin-right:6px}
+#transcript li.steering-message{background:#fff3e0}#transcript li.assistant-message{background:#e8f5e9}
+#composer{display:flex;gap:6px;flex-wrap:wrap}#prompt{flex:1;min-width:200px;padding:6px}
+#inbox{padding-left:18px}#inbox li{margin:4px 0}#inbox .placement{color:#777;margin-right:6px}
+#inbox button{font-size:11px;margin-left:3px}#error{color:#c62828;min-height:1.2em}
+section.timeline-panel{padding:0 14px 14px}.scroll{overflow-x:auto}
+`
+
+/** The `serve` page: chat, waiting items, the live timeline; `script` is the bundled app. */
+export const servePage = (script: string): string => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>steerable</title>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; connect-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<style>${CSS}${TIMELINE_CSS}</style></head>
+<body>
+<header><strong>steerable</strong><span id="status" data-testid="status">connecting</span><span id="agent"></span></header>
+<main>
+<section><ol id="transcript" data-testid="transcript"></ol>
+<div id="composer">
+<input id="prompt" data-testid="prompt" autocomplete="off" placeholder="Type, then Enter to steer (a prompt while idle) or Tab to queue">
+<button type="button" id="steer">Steer</button><button type="button" id="queue">Queue</button>
+<button type="button" id="cancel" data-testid="cancel">Cancel</button>
+<button type="button" id="cancel-keep" data-testid="cancel-keep">Cancel, keep inbox</button>
+</div><div id="error" role="alert"></div></section>
+<aside><h3>Waiting</h3><ol id="inbox" data-testid="inbox"></ol></aside>
+</main>
+<section class="timeline-panel"><h3>Timeline</h3><div id="timeline" class="scroll" data-testid="timeline"></div>
+<pre id="details" class="details">Hover or click a bar or a mark.</pre></section>
+<script>${inlineScript(script)}</script>
+</body></html>
+`
