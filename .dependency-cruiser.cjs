@@ -20,7 +20,7 @@ const folders = {
   client: [],
   web: ['contracts', 'messages', 'timeline', 'client'],
   cli: ['contracts', 'messages', 'web', 'entry'],
-  postgres: ['contracts', 'messages', 'session'],
+  postgres: ['contracts', 'messages', 'session', 'runtime'],
 }
 const all = Object.keys(folders)
 
