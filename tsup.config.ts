@@ -9,7 +9,6 @@ export default defineConfig([
       aisdk: 'src/aisdk.ts',
       timeline: 'src/timeline.ts',
       client: 'src/client.ts',
-
       postgres: 'src/postgres.ts',
     },
     format: ['esm', 'cjs'],

@@ -3,6 +3,7 @@
  * peer dependency): pass a `pg.Pool`.
  */
 
+export { applyRemoteSends } from './postgres/applyRemoteSends.js'
 export {
   type ConnectSessionsOptions,
   connectSessions,

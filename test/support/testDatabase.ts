@@ -36,8 +36,10 @@ export const createTestDatabase = async (): Promise<TestDatabase> => {
     url: url.href,
     pool,
     drop: async () => {
-      await pool.end()
+      // Dropped first (ending whatever is still connected), so a connection a failed test left
+      // checked out cannot hold pool.end() forever.
       await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+      await Promise.race([pool.end(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())])
     },
   }
 }
