@@ -4,6 +4,7 @@ import type { Agent } from '../contracts/agent.js'
 import type { AgentOptions } from '../contracts/agentOptions.js'
 import { extensionsOf } from '../runtime/extensions.js'
 import { SessionLockedError } from '../session/storeErrors.js'
+import { applyRemoteSends } from './applyRemoteSends.js'
 import type { DatabaseOptions } from './databaseErrors.js'
 import { openPostgresSession } from './openPostgresSession.js'
 import type { PostgresPool } from './pgTypes.js'
@@ -39,21 +40,17 @@ export const driveSession = async (
     throw error
   }
   const agent = createAgent({ ...options, store })
-  const extensions = extensionsOf(agent)
   let lastApplied = Date.now()
   let releasing = false
-  const applying: Subscription = store.remoteSends$.subscribe({
-    next: ({ record }) => {
-      if (releasing) return
+  // A follower that fails (the database is gone) leaves the sends in the journal.
+  const applying: Subscription = applyRemoteSends(agent, store, {
+    applied: () => {
       lastApplied = Date.now()
-      const { id, content, source } = record.message
-      extensions.acceptRemote({ id, input: { content, source }, options: record.options })
     },
-    // A follower that fails (the database is gone) leaves the sends in the journal.
-    error: () => undefined,
   })
   const quiet = new Promise<void>((resolve) => {
     const check = (): void => {
+      // A store that lost its lease writes nothing more: stop driving at once (R54, R59).
       if (releasing || store.failure) return resolve()
       const idleFor = Date.now() - lastApplied
       if (
@@ -70,7 +67,9 @@ export const driveSession = async (
     if (releasing) return
     releasing = true
     applying.unsubscribe()
-    await extensions.release().catch(() => undefined)
+    await extensionsOf(agent)
+      .release()
+      .catch(() => undefined)
     await store.release().catch(() => undefined)
   }
   return { agent, store, quiet, release }
