@@ -20,6 +20,7 @@ const folders = {
   client: [],
   web: ['contracts', 'messages', 'timeline', 'client'],
   cli: ['contracts', 'messages', 'web', 'entry'],
+  postgres: ['contracts', 'messages', 'session', 'runtime', 'agent'],
 }
 const all = Object.keys(folders)
 
@@ -43,7 +44,7 @@ module.exports = {
         to: {
           path: [
             ...others.map((f) => `^src/${f}/`),
-            ...(entry ? ['^src/(index|openai|aisdk|testing|timeline|client|cli)\\.ts$'] : []),
+            ...(entry ? ['^src/(index|openai|aisdk|testing|timeline|client|postgres|cli)\\.ts$'] : []),
           ],
         },
       }

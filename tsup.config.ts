@@ -9,6 +9,7 @@ export default defineConfig([
       aisdk: 'src/aisdk.ts',
       timeline: 'src/timeline.ts',
       client: 'src/client.ts',
+      postgres: 'src/postgres.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,
@@ -19,6 +20,10 @@ export default defineConfig([
     target: 'node20',
     // eventsource-parser is ESM-only and tiny: bundled, so the CJS build needs no require(esm).
     noExternal: ['eventsource-parser'],
+    // Shared code in shared chunks for CommonJS too (ESM splits by default): an error class that
+    // steerable/postgres or steerable/openai throws is then the very class the main entry
+    // exports, so `instanceof` works under require as under import.
+    splitting: true,
   },
   {
     // The `steerable` command: ESM only, no types, with a shebang.

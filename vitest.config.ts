@@ -1,9 +1,32 @@
 import { defineConfig } from 'vitest/config'
 
+/** The tests that need a PostgreSQL server: their project starts one (only when they run). */
+const postgres = ['test/postgres/**/*.test.ts']
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'marbles/**/*.spec.ts', 'src/**/*.test.ts'],
     // The JSON report lets .ci/run print one plain "N passed, N failed" closing line.
     reporters: ['default', ['json', { outputFile: '.vitest/report.json' }]],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'steerable',
+          include: ['test/**/*.test.ts', 'marbles/**/*.spec.ts', 'src/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...postgres],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: postgres,
+          globalSetup: ['test/support/postgresGlobalSetup.ts'],
+          // Round trips to a real server (and child processes) on a loaded 2-core machine.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 })

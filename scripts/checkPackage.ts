@@ -4,11 +4,13 @@
  *
  * - the LICENSE that package.json names is in it, and the serve page's script; no source maps;
  * - it stays small (under 400 kB packed);
+ * - each error class is defined once in the CommonJS build (entries share it), so `instanceof`
+ *   holds across entries under `require` as under `import`;
  * - every dependency bundled into dist/ and every runtime dependency runs on the Node versions
  *   of our own `engines` (their `engines.node` allows our lowest version).
  */
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const root = join(import.meta.dirname, '..')
@@ -29,6 +31,15 @@ if (!files.includes('dist/webapp.js')) problems.push('dist/webapp.js (the serve 
 const maps = files.filter((f) => f.endsWith('.map'))
 if (maps.length > 0) problems.push(`source maps are packed: ${maps.join(', ')}`)
 if (pack.size > 400_000) problems.push(`the tarball is ${pack.size} bytes packed (over 400 kB)`)
+
+const definedIn = new Map<string, string[]>()
+for (const file of readdirSync(join(root, 'dist')).filter((f) => f.endsWith('.cjs'))) {
+  const text = readFileSync(join(root, 'dist', file), 'utf8')
+  for (const [, name] of text.matchAll(/name = "(\w+Error)"/g))
+    definedIn.set(name!, [...(definedIn.get(name!) ?? []), file])
+}
+for (const [name, files] of definedIn)
+  if (new Set(files).size > 1) problems.push(`${name} is defined in ${[...new Set(files)].join(' and ')}`)
 
 /** The lowest Node version a range like ">=20.19" allows. */
 const lowest = (range: string): number[] => {

@@ -58,6 +58,7 @@ const paths = {
   'steerable/ai-sdk': ['../src/aisdk.ts'],
   'steerable/timeline': ['../src/timeline.ts'],
   'steerable/client': ['../src/client.ts'],
+  'steerable/postgres': ['../src/postgres.ts'],
 }
 writeFileSync(
   join(out, 'tsconfig.json'),
@@ -81,6 +82,7 @@ writeFileSync(
     { find: 'steerable/ai-sdk', replacement: '${join(root, 'src/aisdk.ts')}' },
     { find: 'steerable/timeline', replacement: '${join(root, 'src/timeline.ts')}' },
     { find: 'steerable/client', replacement: '${join(root, 'src/client.ts')}' },
+    { find: 'steerable/postgres', replacement: '${join(root, 'src/postgres.ts')}' },
     { find: /^steerable$/, replacement: '${join(root, 'src/index.ts')}' },
   ] } }\n`,
 )

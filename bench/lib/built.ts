@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type * as Index from '../../src/index.js'
+import type * as Postgres from '../../src/postgres.js'
 import type * as Testing from '../../src/testing.js'
 
 const load = async <T>(file: string): Promise<T> => {
@@ -21,3 +22,5 @@ const load = async <T>(file: string): Promise<T> => {
 
 export const steerable = await load<typeof Index>('index.js')
 export const steerableTesting = await load<typeof Testing>('testing.js')
+/** `steerable/postgres`, loaded only by the benchmarks that use it. */
+export const loadPostgres = () => load<typeof Postgres>('postgres.js')

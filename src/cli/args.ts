@@ -16,6 +16,7 @@ export type CliOptions = {
 export const USAGE = `Usage: steerable [options]
        steerable serve [options]      the same in a browser page, with the live timeline
        steerable view SESSION.jsonl   a saved session's timeline as an HTML page
+       steerable migrate --database-url URL   (steerable migrate --help)
 
 Chat with an agent and steer it while it works. Without options it talks to a built-in offline
 demo model (no network, no key).

@@ -4,6 +4,7 @@ import { openaiModel } from '../openai.js'
 import { type CliOptions, parseCliArgs, USAGE } from './args.js'
 import { type DemoTimings, demoModel, notesTool } from './demoModel.js'
 import { runLines } from './lines.js'
+import { runMigrate } from './migrateCommand.js'
 import { ProviderSetupError, providerModel } from './provider.js'
 import { runScriptedDemo } from './scriptedDemo.js'
 import { runServe, runView, SERVE_USAGE, type ServeFlags, splitServeArgs } from './subcommands.js'
@@ -39,6 +40,7 @@ const chooseModel = async (
 /** The `steerable` command. Returns the exit code. */
 export const main = async (command: readonly string[], env: NodeJS.ProcessEnv): Promise<number> => {
   if (command[0] === 'view') return runView(command.slice(1))
+  if (command[0] === 'migrate') return runMigrate(command.slice(1), env, process.stdout, process.stderr)
   const web = command[0] === 'serve' || command.includes('--web')
   const usage = web ? SERVE_USAGE : USAGE
   let options: CliOptions

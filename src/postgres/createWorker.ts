@@ -1,0 +1,104 @@
+import type { AgentOptions } from '../contracts/agentOptions.js'
+import type { DatabaseOptions } from './databaseErrors.js'
+import { type DrivenSession, driveSession } from './driveSession.js'
+import type { PostgresPool } from './pgTypes.js'
+import { sessionsWithWork } from './sessionsWithWork.js'
+import { DEFAULT_TIMEOUT_MS, withConnection } from './timeouts.js'
+
+export type WorkerOptions = DatabaseOptions & {
+  readonly pool: PostgresPool
+  /** The agent options for a session (everything but `store`, which the worker gives). */
+  readonly agent: (sessionId: string) => Omit<AgentOptions, 'store'>
+  /** How many sessions it drives at once; default 4. */
+  readonly concurrency?: number
+  /** How often it scans for sessions with waiting work; default 1000 ms (R55's fallback). */
+  readonly pollMs?: number
+  /** How long a session stays open once it is idle with nothing new applied; default 1000 ms. */
+  readonly idleMs?: number
+  /** Called with what went wrong when a scan or a session fails; the worker carries on. */
+  readonly onError?: (error: unknown) => void
+}
+
+export type Worker = {
+  /** The sessions it drives now. */
+  readonly sessions: ReadonlySet<string>
+  /** Stops taking sessions and releases each (never discarding, R57); resolves when done. */
+  close(): Promise<void>
+}
+
+/**
+ * Serves every session with waiting work (R57): it scans for them when it starts and every
+ * `pollMs`, takes the lease of each (another worker holding it is skipped), drives it until it is
+ * idle and quiet for `idleMs`, then releases it. A session it found nothing to do in is not opened
+ * again until its journal changes. A worker that dies releases its sessions with its connections;
+ * another one resumes them from the log and the journal.
+ */
+export const createWorker = (options: WorkerOptions): Worker => {
+  const concurrency = options.concurrency ?? 4
+  const pollMs = options.pollMs ?? 1_000
+  const idleMs = options.idleMs ?? 1_000
+  const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const onError = options.onError ?? (() => undefined)
+  const driven = new Map<string, DrivenSession | undefined>()
+  const nothingAt = new Map<string, number>()
+  let closed = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+
+  const serve = async (id: string, inboxSeq: number): Promise<void> => {
+    driven.set(id, undefined)
+    try {
+      const session = await driveSession(options.pool, id, options.agent(id), {
+        timeoutMs: ms,
+        pollMs,
+        idleMs,
+      })
+      if (!session) return
+      driven.set(id, session)
+      await session.quiet
+      await session.release()
+      nothingAt.set(id, inboxSeq)
+    } catch (error) {
+      onError(error)
+    } finally {
+      driven.delete(id)
+      if (!closed) schedule(0)
+    }
+  }
+  const scan = async (): Promise<void> => {
+    timer = undefined
+    if (closed) return
+    try {
+      const free = concurrency - driven.size
+      if (free > 0) {
+        const found = await withConnection(options.pool, ms, (query) =>
+          sessionsWithWork(query, free + driven.size + nothingAt.size),
+        )
+        for (const { id, inboxSeq } of found) {
+          if (closed || driven.size >= concurrency) break
+          if (driven.has(id) || nothingAt.get(id) === inboxSeq) continue
+          void serve(id, inboxSeq)
+        }
+      }
+    } catch (error) {
+      onError(error)
+    }
+    schedule(pollMs)
+  }
+  const schedule = (delay: number): void => {
+    if (closed || timer) return
+    timer = setTimeout(() => void scan(), delay)
+  }
+  schedule(0)
+
+  return {
+    get sessions() {
+      return new Set(driven.keys())
+    },
+    close: async () => {
+      closed = true
+      if (timer) clearTimeout(timer)
+      await Promise.all([...driven.values()].map((session) => session?.release()))
+      while (driven.size > 0) await new Promise((resolve) => setTimeout(resolve, 10))
+    },
+  }
+}

@@ -1,0 +1,76 @@
+import type { Subscription } from 'rxjs'
+import { createAgent } from '../agent/createAgent.js'
+import type { Agent } from '../contracts/agent.js'
+import type { AgentOptions } from '../contracts/agentOptions.js'
+import { extensionsOf } from '../runtime/extensions.js'
+import { SessionLockedError } from '../session/storeErrors.js'
+import { applyRemoteSends } from './applyRemoteSends.js'
+import type { DatabaseOptions } from './databaseErrors.js'
+import { openPostgresSession } from './openPostgresSession.js'
+import type { PostgresPool } from './pgTypes.js'
+import type { PostgresSessionStore } from './postgresSessionStore.js'
+
+/** A session a worker drives: its agent, and how to let it go. */
+export type DrivenSession = {
+  readonly agent: Agent
+  readonly store: PostgresSessionStore
+  /** Resolves once the agent is idle with no remote send applied for `idleMs`. */
+  readonly quiet: Promise<void>
+  /** Stops driving without discarding (R57); resolves when the lease is released. */
+  release(): Promise<void>
+}
+
+/**
+ * Takes the lease of `sessionId` and drives it (R57): the session is read again under the
+ * lease, an agent is created on it (R51 rebuilds its inbox; restored waking items wake it), and
+ * every remote send in the journal is applied in journal order as it commits (R55). Returns
+ * `undefined` when another process holds the lease.
+ */
+export const driveSession = async (
+  pool: PostgresPool,
+  sessionId: string,
+  options: Omit<AgentOptions, 'store'>,
+  settings: DatabaseOptions & { readonly pollMs?: number; readonly idleMs: number },
+): Promise<DrivenSession | undefined> => {
+  const store = await openPostgresSession(pool, sessionId, settings)
+  try {
+    await store.takeLease()
+  } catch (error) {
+    if (error instanceof SessionLockedError) return undefined
+    throw error
+  }
+  const agent = createAgent({ ...options, store })
+  let lastApplied = Date.now()
+  let releasing = false
+  // A follower that fails (the database is gone) leaves the sends in the journal.
+  const applying: Subscription = applyRemoteSends(agent, store, {
+    applied: () => {
+      lastApplied = Date.now()
+    },
+  })
+  const quiet = new Promise<void>((resolve) => {
+    const check = (): void => {
+      // A store that lost its lease writes nothing more: stop driving at once (R54, R59).
+      if (releasing || store.failure) return resolve()
+      const idleFor = Date.now() - lastApplied
+      if (
+        agent.status === 'idle' &&
+        agent.inbox.queue.every((i) => i.placement === 'parked') &&
+        idleFor >= settings.idleMs
+      )
+        return resolve()
+      setTimeout(check, Math.max(10, Math.min(settings.idleMs, 100))).unref()
+    }
+    check()
+  })
+  const release = async (): Promise<void> => {
+    if (releasing) return
+    releasing = true
+    applying.unsubscribe()
+    await extensionsOf(agent)
+      .release()
+      .catch(() => undefined)
+    await store.release().catch(() => undefined)
+  }
+  return { agent, store, quiet, release }
+}

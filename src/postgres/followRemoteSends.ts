@@ -1,0 +1,64 @@
+import { concat, defer, finalize, from, Observable } from 'rxjs'
+import { databaseError } from './databaseErrors.js'
+import { PAGE } from './followTranscript.js'
+import { notificationHub } from './notificationHub.js'
+import type { PostgresPool } from './pgTypes.js'
+import { REMOTE_SEND_OP } from './remoteSendRecord.js'
+import { checkRemoteSend, type PendingRemoteSend } from './remoteSends.js'
+import { serialReads } from './serialReads.js'
+import { withConnection } from './timeouts.js'
+import { INBOX_CHANNEL } from './writeRemoteSend.js'
+
+/**
+ * For the owner of `sessionId` (R55): the remote sends that were waiting when it read the
+ * session (`pending`), then each one stored after journal number `afterSeq`, as it commits, in
+ * journal order. Woken by the sender's notification and, as the fallback, every `pollMs`; it
+ * listens on a connection of its own while subscribed. A failed read ends it with its
+ * `SessionStoreError`.
+ */
+export const remoteSends$ = (
+  pool: PostgresPool,
+  sessionId: string,
+  pending: readonly PendingRemoteSend[],
+  afterSeq: number,
+  ms: number,
+  pollMs: number,
+): Observable<PendingRemoteSend> =>
+  defer(() => {
+    const hub = notificationHub(pool, ms)
+    const newer = new Observable<PendingRemoteSend>((subscriber) => {
+      let after = afterSeq
+      const reads = serialReads(
+        async () => {
+          const { rows } = await withConnection(pool, ms, (query) =>
+            query(
+              'SELECT seq, op, record FROM steerable_inbox WHERE session_id = $1 AND seq > $2 AND op = $3 ORDER BY seq LIMIT $4',
+              [sessionId, after, REMOTE_SEND_OP, PAGE],
+            ),
+          ).catch((error: unknown) => {
+            throw databaseError(sessionId, 'read its remote sends', error)
+          })
+          for (const row of rows) {
+            if (subscriber.closed) return false
+            const seq = Number(row.seq)
+            after = seq
+            subscriber.next({
+              seq,
+              record: checkRemoteSend(sessionId, { seq, op: String(row.op), record: row.record }),
+            })
+          }
+          return rows.length === PAGE
+        },
+        (error) => subscriber.error(error),
+      )
+      const unlisten = hub.listen(INBOX_CHANNEL, sessionId, reads.wake)
+      const timer = setInterval(reads.wake, pollMs)
+      reads.wake()
+      return () => {
+        reads.stop()
+        clearInterval(timer)
+        unlisten()
+      }
+    })
+    return concat(from(pending), newer).pipe(finalize(() => void hub.close()))
+  })

@@ -1,0 +1,35 @@
+import type { Observable } from 'rxjs'
+import type { InboxJournal } from '../contracts/inbox.js'
+import type { SessionStore } from '../contracts/store.js'
+import type { SessionStoreError } from '../session/storeErrors.js'
+import type { PendingRemoteSend } from './remoteSends.js'
+
+/** A session store on PostgreSQL (R53), as `openPostgresSession` returns it. */
+export type PostgresSessionStore = SessionStore & {
+  readonly sessionId: string
+  /** The inbox journal (R50), in `steerable_inbox`. */
+  readonly inbox: InboxJournal
+  /** The epoch of this store's lease (R54); `undefined` while it holds none. */
+  readonly epoch: number | undefined
+  /**
+   * The remote sends (R55) waiting in the journal when the session was read (at the open, and
+   * again at `takeLease()`), in journal order, that the owner has not applied yet. They are not
+   * in `inbox.load()`: applying them is the owner's.
+   */
+  readonly remoteSends: readonly PendingRemoteSend[]
+  /**
+   * `remoteSends`, then each remote send stored after the last read, as it commits, in journal
+   * order: what the owner applies (R55). Listens on a connection of its own while subscribed.
+   */
+  readonly remoteSends$: Observable<PendingRemoteSend>
+  /** Why this store stopped writing for good (its lease was lost), once it did. */
+  readonly failure: SessionStoreError | undefined
+  /**
+   * Takes the session's lease (R54) and reads the session again, so that what `load()` returns is
+   * what the new owner continues from: take it before creating the agent. Rejects with
+   * `SessionLockedError` while another process holds it.
+   */
+  takeLease(): Promise<void>
+  /** Writes what is still buffered, then releases the lease; resolves when done. */
+  release(): Promise<void>
+}

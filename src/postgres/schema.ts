@@ -1,0 +1,56 @@
+/**
+ * The tables of sessions on PostgreSQL, as numbered migration steps. `migrate` applies the steps
+ * a database has not had yet, in order; a step is never changed once released (a change is a new
+ * step), so every database converges on the same schema.
+ */
+export const MIGRATIONS: readonly (readonly string[])[] = [
+  [
+    // One row per session. `epoch` is the fencing token (R54): it increases each time a process
+    // takes the lease, and every checkpoint writes only while it is still the writer's epoch.
+    // `inbox_seq` is the last number handed out in the session's inbox journal: taking the next
+    // one locks this row, so journal rows commit in the order of their numbers.
+    `CREATE TABLE steerable_sessions (
+      id text PRIMARY KEY,
+      epoch bigint NOT NULL DEFAULT 0,
+      owner text,
+      inbox_seq bigint NOT NULL DEFAULT 0,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    )`,
+    // The durable events (R35), one row each, keyed by the event's own seq. `json` keeps the text
+    // as written (jsonb would refuse a \\u0000 in a message). `epoch` is the writer's.
+    `CREATE TABLE steerable_events (
+      session_id text NOT NULL REFERENCES steerable_sessions (id) ON DELETE CASCADE,
+      seq integer NOT NULL,
+      epoch bigint NOT NULL,
+      event json NOT NULL,
+      committed_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (session_id, seq)
+    )`,
+    // The inbox journal (R50): records in the order of their per-session `seq`. `op` and
+    // `message_id` are copied out of the record for lookups; `epoch` is the writer's (null for a
+    // process that does not own the session).
+    `CREATE TABLE steerable_inbox (
+      session_id text NOT NULL REFERENCES steerable_sessions (id) ON DELETE CASCADE,
+      seq bigint NOT NULL,
+      op text NOT NULL,
+      message_id text,
+      epoch bigint,
+      record json NOT NULL,
+      committed_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (session_id, seq)
+    )`,
+    // A message is added once: a send stored twice (a retry after an unclear commit) is stored once.
+    `CREATE UNIQUE INDEX steerable_inbox_message ON steerable_inbox (session_id, op, message_id)
+      WHERE message_id IS NOT NULL`,
+  ],
+]
+
+/** The table that records which steps a database has had. */
+export const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS steerable_migrations (
+  version integer PRIMARY KEY,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`
+
+/** The advisory lock that keeps two `migrate` runs from interleaving (an arbitrary constant). */
+export const MIGRATE_LOCK = 7_283_140_051

@@ -1,0 +1,71 @@
+import type { SessionEvent } from '../contracts/events.js'
+import type { InboxRecord } from '../contracts/inbox.js'
+import { journalLine } from '../session/journalLine.js'
+import { LeaseLostError } from './databaseErrors.js'
+import type { SessionLease } from './sessionLease.js'
+
+/** The channel on which a committed checkpoint is announced; the payload names the session. */
+export const EVENTS_CHANNEL = 'steerable_events'
+
+/**
+ * Writes one checkpoint of `sessionId` as one transaction on the lease's connection (R53): the
+ * events, then the inbox records, numbered next in the session's journal. The transaction first
+ * checks that the session's epoch is still the lease's (R54): when another process took the
+ * session over meanwhile, it writes nothing and fails with `LeaseLostError`. Followers of the
+ * session (transcripts, outcomes) are notified when it commits.
+ *
+ * Records are written as JSON of whatever they are (their `op` and, for an `add`, the message id
+ * copied into columns); an `add` whose message is already in the journal is not added again.
+ */
+export const writeCheckpoint = async (
+  lease: SessionLease,
+  sessionId: string,
+  events: readonly SessionEvent[],
+  records: readonly InboxRecord[],
+): Promise<void> => {
+  const { query, epoch } = lease
+  await lease.transaction(async () => {
+    try {
+      await query('BEGIN')
+      const { rows } = await query(
+        `UPDATE steerable_sessions SET inbox_seq = inbox_seq + $3, updated_at = now()
+       WHERE id = $1 AND epoch = $2 RETURNING inbox_seq, epoch`,
+        [sessionId, epoch, records.length],
+      )
+      if (rows.length === 0)
+        throw new LeaseLostError(`another process took the session over (this process had epoch ${epoch})`)
+      if (events.length > 0)
+        await query(
+          `INSERT INTO steerable_events (session_id, seq, epoch, event)
+         SELECT $1, s, $2, e FROM unnest($3::int[], $4::json[]) AS t(s, e)`,
+          [sessionId, epoch, events.map((e) => e.seq), events.map((e) => JSON.stringify(e))],
+        )
+      if (records.length > 0)
+        await query(
+          `INSERT INTO steerable_inbox (session_id, seq, op, message_id, epoch, record)
+         SELECT $1, $2::bigint + n, op, id, $3, r FROM unnest($4::text[], $5::text[], $6::json[])
+           WITH ORDINALITY AS t(op, id, r, n)
+         ON CONFLICT (session_id, op, message_id) WHERE message_id IS NOT NULL DO NOTHING`,
+          [
+            sessionId,
+            Number(rows[0]!.inbox_seq) - records.length,
+            epoch,
+            records.map((r) => r.op),
+            records.map(addedId),
+            records.map((r) => journalLine(r).slice(0, -1)),
+          ],
+        )
+      await query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, sessionId])
+      await query('COMMIT')
+    } catch (error) {
+      if (!lease.lost)
+        await query('ROLLBACK').catch(() =>
+          lease.abandon('a failed checkpoint could not be rolled back', error),
+        )
+      throw error
+    }
+  })
+}
+
+/** The message id of an `add` record (unique in a session's journal); null for other records. */
+const addedId = (record: InboxRecord): string | null => (record.op === 'add' ? record.message.id : null)

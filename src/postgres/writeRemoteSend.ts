@@ -1,0 +1,38 @@
+import type { AgentMessageId } from '../contracts/messages.js'
+import type { PostgresPool } from './pgTypes.js'
+import { REMOTE_SEND_OP, type RemoteSendRecord } from './remoteSendRecord.js'
+import { withConnection } from './timeouts.js'
+
+/** The channel on which a new journal row is announced to the session's owner; the payload names the session. */
+export const INBOX_CHANNEL = 'steerable_inbox'
+
+/**
+ * Appends a remote send to the inbox journal of `sessionId` (creating the session's row when
+ * there is none) as one statement, so it is durable when this resolves. Its number is the next
+ * in the session's journal: taking it locks the session's row until the commit, so rows commit
+ * in the order of their numbers. A send stored already (a retry after an unclear commit) is not
+ * stored again. The owner is notified.
+ */
+export const writeRemoteSend = (
+  pool: PostgresPool,
+  sessionId: string,
+  record: RemoteSendRecord,
+  ms: number,
+): Promise<AgentMessageId> =>
+  withConnection(pool, ms, async (query) => {
+    await query(
+      `WITH session AS (
+         INSERT INTO steerable_sessions (id, inbox_seq) VALUES ($1, 1)
+         ON CONFLICT (id) DO UPDATE SET inbox_seq = steerable_sessions.inbox_seq + 1, updated_at = now()
+         RETURNING inbox_seq
+       ), row AS (
+         INSERT INTO steerable_inbox (session_id, seq, op, message_id, record)
+         SELECT $1, inbox_seq, $2, $3, $4::json FROM session
+         ON CONFLICT (session_id, op, message_id) WHERE message_id IS NOT NULL DO NOTHING
+         RETURNING seq
+       )
+       SELECT pg_notify($5, $1), (SELECT seq FROM row) AS seq`,
+      [sessionId, REMOTE_SEND_OP, record.message.id, JSON.stringify(record), INBOX_CHANNEL],
+    )
+    return record.message.id
+  })

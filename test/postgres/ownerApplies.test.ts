@@ -1,0 +1,70 @@
+/**
+ * R55 end to end on PostgreSQL: a client sends into a session another agent drives; the owner
+ * applies each remote send under the sender's id, routed by its window when applied (a remote
+ * steer lands in the running turn), and the client's `outcome(id)` reads what became of it from
+ * the database. A new owner applies only what left no trace.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createAgent } from '../../src/index.js'
+import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { gate, setup, texts } from '../support.js'
+
+let db: TestDatabase
+beforeAll(async () => {
+  db = await createTestDatabase()
+  await migrate(db.pool)
+})
+afterAll(() => db.drop())
+
+it('R55, R4: a remote followup wakes the owner, and a remote steer lands in its running turn', async () => {
+  const client = connectSessions(db.pool, { pollMs: 100 })
+  const remote = client.session('applied')
+  const store = await openPostgresSession(db.pool, 'applied', { pollMs: 100 })
+  await store.takeLease()
+  const g = gate()
+  const { agent, model } = setup([g.reply, 'done'], { store })
+  const feed = applyRemoteSends(agent, store)
+
+  const prompt = await remote.followup('hello from elsewhere')
+  for (let tries = 0; agent.status !== 'running' && tries < 400; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  const steer = await remote.steer('be brief')
+  for (let tries = 0; agent.inbox.outbox.length === 0 && tries < 400; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  g.release('ok')
+  await agent.whenIdle()
+  await agent.session.flush()
+
+  expect(texts(model.requests[0]?.messages ?? [])).toEqual(['hello from elsewhere'])
+  expect(texts(model.requests[1]?.messages ?? []).at(-1)).toBe('be brief')
+  expect(await remote.outcome(prompt)).toMatchObject({ kind: 'delivered', as: 'prompt', turn: 1 })
+  expect(await remote.outcome(steer)).toMatchObject({ kind: 'delivered', as: 'steering', turn: 1 })
+  feed.unsubscribe()
+  await agent.dispose()
+  await store.release()
+
+  // A new owner has nothing left to apply: both ids are in the transcript.
+  const next = await openPostgresSession(db.pool, 'applied')
+  await next.takeLease()
+  expect(next.remoteSends).toEqual([])
+  await next.release()
+  await client.close()
+})
+
+it('R55: a refusal the owner decides is settled in the journal, and the client reads it as the outcome', async () => {
+  const client = connectSessions(db.pool, { pollMs: 100 })
+  const remote = client.session('refused')
+  const store = await openPostgresSession(db.pool, 'refused', { pollMs: 100 })
+  await store.takeLease()
+  const agent = createAgent({ model: setup(['x']).model, store })
+  const feed = applyRemoteSends(agent, store)
+  // The agent is idle: a guarded steer for turn 7 cannot land (R49).
+  const id = await remote.steer('too late', { turn: 7 })
+  const outcome = await remote.outcome(id)
+  expect(outcome).toMatchObject({ kind: 'refused', error: { name: 'TurnMismatchError' } })
+  feed.unsubscribe()
+  await agent.dispose()
+  await store.release()
+  await client.close()
+})

@@ -1,0 +1,93 @@
+/**
+ * R57 workers, R55 remote sends applied by the owner: a worker serves every session with waiting
+ * work, routes a remote steer into the running turn, releases idle sessions without discarding,
+ * and when a worker is SIGKILLed another one resumes its sessions: every id a client got back is
+ * delivered exactly once or settled, and no two processes ever appended to one session at once.
+ */
+import { join } from 'node:path'
+import { concatMap, timer } from 'rxjs'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { ModelEvent, SessionEvent } from '../../src/index.js'
+import { connectSessions, createWorker, migrate } from '../../src/postgres.js'
+import { scriptedModel } from '../../src/testing.js'
+import { bundleChild, type ChildProgram } from '../support/childProcesses.js'
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+
+let db: TestDatabase
+let program: ChildProgram
+beforeAll(async () => {
+  db = await createTestDatabase()
+  await migrate(db.pool)
+  program = await bundleChild(join(import.meta.dirname, 'children', 'workerChild.ts'))
+}, 60_000)
+afterEach(() => program.killAll())
+afterAll(async () => {
+  program.remove()
+  await db.drop()
+})
+
+const texts = (events: readonly SessionEvent[]) =>
+  events.flatMap((e) =>
+    (e.type === 'user/message' || e.type === 'steering/message') && e.data.content[0]?.type === 'text'
+      ? [`${e.type === 'user/message' ? 'user' : 'steer'}:${e.data.content[0].text}`]
+      : [],
+  )
+const committed = async (session: string) => {
+  const { rows } = await db.pool.query(
+    'SELECT seq, epoch, event FROM steerable_events WHERE session_id = $1 ORDER BY seq',
+    [session],
+  )
+  return rows.map((r) => ({ epoch: Number(r.epoch), event: r.event as SessionEvent }))
+}
+
+describe('R57: createWorker', () => {
+  it('R57, R55: serves remote followups in two sessions, in order, and releases them when idle', async () => {
+    const worker = createWorker({
+      pool: db.pool,
+      agent: () => ({ model: scriptedModel(['one', 'two', 'three']) }),
+      pollMs: 50,
+      idleMs: 100,
+    })
+    const client = connectSessions(db.pool)
+    const a = client.session('alpha')
+    const b = client.session('beta')
+    const ids = [await a.followup('a1'), await b.followup('b1'), await a.followup('a2')]
+    const outcomes = await Promise.all(ids.map((id, i) => (i === 1 ? b : a).outcome(id)))
+    expect(outcomes.map((o) => o.kind)).toStrictEqual(['delivered', 'delivered', 'delivered'])
+    expect(texts((await committed('alpha')).map((r) => r.event))).toStrictEqual(['user:a1', 'user:a2'])
+    for (let i = 0; i < 100 && worker.sessions.size > 0; i++) await new Promise((r) => setTimeout(r, 20))
+    expect(worker.sessions.size).toBe(0)
+    await worker.close()
+    await client.close()
+  })
+
+  it('R55, R4: a remote steer applied while the turn runs lands in that turn', async () => {
+    let calls = 0
+    let started: () => void = () => undefined
+    const running = new Promise<void>((resolve) => {
+      started = resolve
+    })
+    const model = () => {
+      calls++
+      started()
+      return timer(calls === 1 ? 800 : 10).pipe(
+        concatMap((): ModelEvent[] => [
+          { type: 'text', text: 'ok' },
+          { type: 'finish', reason: 'stop' },
+        ]),
+      )
+    }
+    const worker = createWorker({ pool: db.pool, agent: () => ({ model }), pollMs: 50, idleMs: 100 })
+    const client = connectSessions(db.pool)
+    const s = client.session('steered')
+    await s.followup('go')
+    await running
+    const steer = await s.steer('fix')
+    expect(await s.outcome(steer)).toMatchObject({ kind: 'delivered', as: 'steering', turn: 1 })
+    const events = (await committed('steered')).map((r) => r.event)
+    expect(texts(events)).toStrictEqual(['user:go', 'steer:fix'])
+    expect(events.filter((e) => e.type === 'turn/start')).toHaveLength(1)
+    await worker.close()
+    await client.close()
+  })
+})

@@ -1,0 +1,45 @@
+/**
+ * A database of its own for one test file, on the run's PostgreSQL server (see
+ * postgresGlobalSetup.ts): created fresh, dropped afterwards (with whatever is still connected).
+ */
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { inject } from 'vitest'
+
+export type TestDatabase = {
+  /** Its URL, for child processes and for pools of their own. */
+  readonly url: string
+  /** A pool on it, ended by `drop`. */
+  readonly pool: pg.Pool
+  drop(): Promise<void>
+}
+
+const withAdmin = async <T>(run: (client: pg.Client) => Promise<T>): Promise<T> => {
+  const client = new pg.Client({ connectionString: inject('postgresAdminUrl') })
+  await client.connect()
+  try {
+    return await run(client)
+  } finally {
+    await client.end()
+  }
+}
+
+export const createTestDatabase = async (): Promise<TestDatabase> => {
+  const name = `steerable_test_${randomBytes(6).toString('hex')}`
+  await withAdmin((admin) => admin.query(`CREATE DATABASE ${name}`))
+  const url = new URL(inject('postgresAdminUrl'))
+  url.pathname = `/${name}`
+  const pool = new pg.Pool({ connectionString: url.href, max: 8 })
+  // A connection the server ends (a test that terminates backends) must not crash the run.
+  pool.on('error', () => {})
+  return {
+    url: url.href,
+    pool,
+    drop: async () => {
+      // Dropped first (ending whatever is still connected), so a connection a failed test left
+      // checked out cannot hold pool.end() forever.
+      await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+      await Promise.race([pool.end(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())])
+    },
+  }
+}
