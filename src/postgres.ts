@@ -10,6 +10,7 @@ export {
   type RemoteSession,
   type SessionsClient,
 } from './postgres/connectSessions.js'
+export { createWorker, type Worker, type WorkerOptions } from './postgres/createWorker.js'
 export { type DatabaseOptions, LeaseLostError } from './postgres/databaseErrors.js'
 export { type MigrateResult, migrate } from './postgres/migrate.js'
 export { openPostgresSession } from './postgres/openPostgresSession.js'
@@ -18,4 +19,3 @@ export type { PostgresSessionStore } from './postgres/postgresSessionStore.js'
 export type { RemoteSendRecord } from './postgres/remoteSendRecord.js'
 export type { PendingRemoteSend } from './postgres/remoteSends.js'
 export { DatabaseTimeoutError } from './postgres/timeouts.js'
-export { createWorker, type Worker, type WorkerOptions } from './postgres/createWorker.js'
