@@ -23,6 +23,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { fileStore } from '../src/index.js'
 import { bundleChild } from './support/bundleChild.js'
+import { watchChild } from './support/childProcesses.js'
 
 const root = mkdtempSync(join(tmpdir(), 'steerable-lock-'))
 let bundle = ''
@@ -40,56 +41,11 @@ afterEach(() => {
   running.clear()
 })
 
-type Child = {
-  readonly pid: number
-  readonly lines: string[]
-  /** The first line matching `pattern`; rejects when the child exits without printing one. */
-  readonly line: (pattern: RegExp) => Promise<string>
-  readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>
-  readonly kill: () => void
-}
+type Child = ReturnType<typeof watchChild> & { readonly kill: () => void }
 
 const start = (args: readonly string[], options: SpawnOptions = {}): Child => {
   const proc = spawn(process.execPath, [bundle, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...options })
-  running.add(proc)
-  const lines: string[] = []
-  const waiting = new Set<() => void>()
-  let buffer = ''
-  let stderr = ''
-  let exited = false
-  proc.stdout?.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString()
-    for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
-      lines.push(buffer.slice(0, nl))
-      buffer = buffer.slice(nl + 1)
-    }
-    for (const check of waiting) check()
-  })
-  proc.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString()
-  })
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>(
-    (resolve) => {
-      proc.on('close', (code, signal) => {
-        exited = true
-        running.delete(proc)
-        for (const check of waiting) check()
-        resolve({ code, signal, stderr })
-      })
-    },
-  )
-  const line = (pattern: RegExp) =>
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const found = lines.find((l) => pattern.test(l))
-        if (found !== undefined || exited) waiting.delete(check)
-        if (found !== undefined) resolve(found)
-        else if (exited) reject(new Error(`child ${proc.pid} exited without ${pattern}: ${lines}\n${stderr}`))
-      }
-      waiting.add(check)
-      check()
-    })
-  return { pid: proc.pid ?? -1, lines, line, exit, kill: () => proc.kill('SIGKILL') }
+  return { ...watchChild(proc, running), kill: () => proc.kill('SIGKILL') }
 }
 
 /** Holders in journal order; `overlaps` lists every `enter` while another process held the lock. */

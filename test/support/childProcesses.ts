@@ -58,6 +58,14 @@ const start = (bundle: string, env: Record<string, string>, running: Set<ChildPr
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
   })
+  return watchChild(proc, running)
+}
+
+/**
+ * Reads a spawned child's stdout line by line and keeps it in `running` until it exits (so a
+ * `killAll` can reach it): its lines, `line(pattern)` for the first match, its exit, `signal`.
+ */
+export const watchChild = (proc: ChildProcess, running: Set<ChildProcess>): Child => {
   running.add(proc)
   const lines: string[] = []
   const waiting = new Set<() => void>()
