@@ -38,6 +38,23 @@ export const remove = (r: Reduction, { id }: InputOf<'remove'>): void => {
   else r.settle(id, { kind: 'discarded', reason: 'removed' })
   // Context left without steering while nothing runs is appended now, as a cancel would (R13, V1).
   if (!activeWork(r.state) && settleContexts(r)) r.effect({ kind: 'persist' })
+  if (claim && entry.kind === 'steering' && found.index < claim.inherited) settleInherited(r)
+}
+
+/**
+ * The inherited prefix of a claim (R12) that lost its last steering: context waited only for that
+ * steering (R13c), so it is appended at once, as the rejected admission would have done (V1).
+ */
+const settleInherited = (r: Reduction): void => {
+  const claim = r.state.activity
+  if (claim?.kind !== 'claim') return
+  const prefix = r.state.outbox.slice(0, claim.inherited)
+  if (prefix.length === 0 || prefix.some((e) => e.kind === 'steering')) return
+  r.set({ outbox: r.state.outbox.slice(claim.inherited) })
+  r.setActivity(withClaim(claim, { inherited: 0 }))
+  for (const entry of prefix)
+    if (entry.kind === 'context') r.durable({ type: 'user/message', data: entry.data })
+  r.effect({ kind: 'persist' })
 }
 
 /** R55: a remote send this agent refused when it applied it settles `refused`. */

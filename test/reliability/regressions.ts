@@ -217,4 +217,37 @@ export const REGRESSIONS: readonly Regression[] = [
       maxQueued: 1,
     }),
   },
+  // R12/R13, V1 (found by the soak): "s5" is staged with the context "i4" during an admission
+  // that is then blocked, so both wait for the next admitted prompt (R13c). A `running`
+  // subscriber of the next claim removes "s5": "i4" is left alone in the inherited prefix and
+  // entered turn 2 as if a keepInbox cancel had kept it, instead of being appended at once.
+  {
+    name: 'R13, V1: withdrawing the last inherited steering during a claim appends the inherited context at once',
+    schedule: new Schedule({
+      steps: [
+        { t: 0, op: { kind: 'followup' } },
+        { t: 3, op: { kind: 'followup' } },
+        { t: 3, op: { kind: 'steer' } },
+        { t: 7, op: { kind: 'inject' } },
+        { t: 7, op: { kind: 'steer' } },
+        { t: 8, op: { kind: 'followup', ifBusy: 'reject' } },
+      ],
+      replies: [
+        { kind: 'stream', words: 0, calls: [], finish: 'stop', gaps: [0], trailing: false },
+        { kind: 'fail', after: 0, gap: 0 },
+      ],
+      admissions: [
+        { kind: 'block', d: 0 },
+        { kind: 'allow', d: 0, rewrite: false, contexts: 0 },
+        { kind: 'block', d: 1 },
+        { kind: 'allow', d: 0, rewrite: false, contexts: 0 },
+      ],
+      stepHooks: [{ kind: 'ok', d: 1 }],
+      turnStopping: [{ kind: 'ok', d: 2 }],
+      requestErrors: [],
+      reactions: [{ on: 'running', nth: 3, op: { kind: 'remove', pick: 1 } }],
+      thrown: [],
+      maxQueued: null,
+    }),
+  },
 ]

@@ -909,6 +909,20 @@ describe('regressions: defects these rows found', () => {
 
   const rows: readonly Row[] = [
     [
+      'R13, V1: withdrawing the last inherited steering during a claim appends the inherited context at once',
+      claiming({ inherited: 2 }, { queue: [q('m1')], outbox: [C('c0'), S('s1'), S('s2')] }),
+      remove('s1'),
+      ['discard:removed(s1)', 'user(c0)', 'persist'],
+      { outbox: [S('s2')], activity: claim({ inherited: 0 }) },
+    ],
+    [
+      'R12: withdrawing inherited steering while other inherited steering stays keeps the prefix',
+      claiming({ inherited: 3 }, { outbox: [C('c0'), S('s1'), S('s2')] }),
+      remove('s1'),
+      ['discard:removed(s1)'],
+      { outbox: [C('c0'), S('s2')], activity: claim({ inherited: 2 }) },
+    ],
+    [
       'R50: staged context (an inject while the window is open) is journaled as an add with placement context',
       turning({}, J),
       inject('i1'),
