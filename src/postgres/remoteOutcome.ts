@@ -27,18 +27,22 @@ export const remoteOutcome = (
   ms: number,
   pollMs: number,
 ): Observable<Outcome> =>
-  merge(delivered(pool, hub, sessionId, id, ms, pollMs), settled(pool, hub, sessionId, id, ms, pollMs)).pipe(
-    take(1),
-  )
+  merge(
+    delivered({ pool, hub, sessionId, id, ms, pollMs }),
+    settled({ pool, hub, sessionId, id, ms, pollMs }),
+  ).pipe(take(1))
 
-const delivered = (
-  pool: PostgresPool,
-  hub: NotificationHub,
-  sessionId: string,
-  id: AgentMessageId,
-  ms: number,
-  pollMs: number,
-): Observable<Outcome> =>
+/** What both reads of an outcome need. */
+type Where = {
+  readonly pool: PostgresPool
+  readonly hub: NotificationHub
+  readonly sessionId: string
+  readonly id: AgentMessageId
+  readonly ms: number
+  readonly pollMs: number
+}
+
+const delivered = ({ pool, hub, sessionId, id, ms, pollMs }: Where): Observable<Outcome> =>
   new Observable<Outcome>((subscriber) => {
     const events: SessionEvent[] = []
     let at = -1
@@ -53,14 +57,7 @@ const delivered = (
     })
   })
 
-const settled = (
-  pool: PostgresPool,
-  hub: NotificationHub,
-  sessionId: string,
-  id: AgentMessageId,
-  ms: number,
-  pollMs: number,
-): Observable<Outcome> =>
+const settled = ({ pool, hub, sessionId, id, ms, pollMs }: Where): Observable<Outcome> =>
   new Observable<Outcome>((subscriber) => {
     const reads = serialReads(
       async () => {
