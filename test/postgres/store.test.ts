@@ -33,8 +33,8 @@ describe('R53: migrate', () => {
     const fresh = await createTestDatabase()
     try {
       const [a, b] = await Promise.all([migrate(fresh.pool), migrate(fresh.pool)])
-      expect([a, b].map((r) => r.from).sort()).toEqual([0, 1])
-      expect(await migrate(fresh.pool)).toEqual({ from: 1, to: 1 })
+      expect([a, b].map((r) => r.from).sort()).toEqual([0, 2])
+      expect(await migrate(fresh.pool)).toEqual({ from: 2, to: 2 })
       const { rows } = await fresh.pool.query(
         `SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'steerable_%' ORDER BY 1`,
       )
