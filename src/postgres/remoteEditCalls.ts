@@ -57,7 +57,7 @@ export const remoteEditCalls = (
     move: (id, index) => edit(remoteMove(id, index), `store the move of ${String(id)}`),
     promote: (id) => edit(remotePromote(id), `store the promote of ${String(id)}`),
     cancel: (cause, options) => {
-      const record = remoteCancel(cause ?? { kind: 'user' }, options)
+      const record = remoteCancel(cause === undefined ? { kind: 'user' } : cause, options)
       return chain(sessionId, 'cancel', async () => {
         const seq = await write(record)
         await cancelWithoutOwner(pool, sessionId, seq, ms)
