@@ -6,7 +6,15 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type AgentMessageId, InvalidInputError, type SessionEvent } from '../../src/index.js'
-import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
+import {
+  applyRemoteSends,
+  connectSessions,
+  createWorker,
+  migrate,
+  openPostgresSession,
+} from '../../src/postgres.js'
+import { extensionsOf } from '../../src/runtime/extensions.js'
+import { scriptedModel } from '../../src/testing.js'
 import { hostileValues } from '../support/hostile.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 import { gate, setup } from '../support.js'
@@ -159,4 +167,36 @@ it('R55, R43–R46: edits stored while no process owns the session are applied b
   expect(next.remoteRequests).toEqual([])
   expect(next.inbox.load().filter((r) => r.op === 'replace' || r.op === 'move')).toHaveLength(2)
   await client.close()
+})
+
+it('R55, R46, R57: a remote promote of a parked item is work: a worker finds the session, applies it and runs the turn', async () => {
+  const client = connectSessions(db.pool, { pollMs: 100 })
+  const remote = client.session('promoted-parked')
+  const parked = await remote.send('later', { target: 'next-turn', wakeup: false })
+  // An owner applies the send (an `add`, parked) and lets the session go: parked alone is no work.
+  const store = await openPostgresSession(db.pool, 'promoted-parked', { pollMs: 100 })
+  await store.takeLease()
+  const { agent } = setup([], { store })
+  const feed = applyRemoteSends(agent, store)
+  await until(() => agent.inbox.queue.length === 1, 'the parked send')
+  feed.unsubscribe()
+  await extensionsOf(agent).release()
+  await store.release()
+  await remote.promote(parked)
+  const worker = createWorker({
+    pool: db.pool,
+    agent: () => ({ model: scriptedModel(['done']) }),
+    pollMs: 100,
+    idleMs: 100,
+  })
+  try {
+    const outcome = await Promise.race([
+      remote.outcome(parked),
+      new Promise((resolve) => setTimeout(() => resolve('no worker applied the promote'), 15_000)),
+    ])
+    expect(outcome).toMatchObject({ kind: 'delivered', as: 'prompt', turn: 1 })
+  } finally {
+    await worker.close()
+    await client.close()
+  }
 })
