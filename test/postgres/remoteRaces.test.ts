@@ -44,7 +44,7 @@ const owner = async (sessionId: string, script: readonly ScriptedReply[]) => {
 const carrying = (events: readonly SessionEvent[], id: string) =>
   events.filter((e) => (e.data as { id?: string }).id === id)
 const text = (event: SessionEvent | undefined) =>
-  ((event?.data as { content?: { text?: string }[] }).content ?? []).map((b) => b.text).join('')
+  (((event?.data ?? {}) as { content?: { text?: string }[] }).content ?? []).map((b) => b.text).join('')
 
 it('R55, R44: a remote replace racing the owner claiming the same item: the edit wins if applied first, else the original runs; never both, never neither', async () => {
   const client = connectSessions(db.pool, { pollMs: 100 })
@@ -109,7 +109,8 @@ it('R55, R4: a remote steer racing turn/end lands in the turn or becomes the nex
     // Drained at the turn's last boundary, or (the window closed first) a followup (R4).
     if (outcome.kind === 'delivered' && outcome.as === 'steering') expect(outcome.turn).toBe(1)
     else expect(outcome).toMatchObject({ kind: 'delivered', as: 'prompt', turn: 2 })
-    seen[outcome.kind === 'delivered' ? outcome.as : 'other']++
+    const as = outcome.kind === 'delivered' ? outcome.as : 'other'
+    seen[as] = (seen[as] ?? 0) + 1
     expect(carrying(agent.session.events, id)).toHaveLength(1)
     await release()
   }
