@@ -52,7 +52,14 @@ export const applyRemoteRequest = (
     handlers.applied?.(request, result)
     return
   }
-  const result = extensionsOf(agent).applyRemoteEdit(editOf(request.record))
+  let result: RemoteEditApplied
+  try {
+    result = extensionsOf(agent).applyRemoteEdit(editOf(request.record))
+  } catch (error) {
+    // Never for a row read back (each is checked as the client checked the call); not noted.
+    handlers.failed?.(error)
+    return
+  }
   if (result === 'applied') {
     // The flush hands what the edit did (events, inbox records) to the store at once; only then
     // is the edit noted, so the checkpoint that records it as applied is one that holds what it

@@ -39,21 +39,18 @@ export const cancelWithoutOwner = async (
     throw error
   }
   let failed: unknown
-  const released = (() => {
+  const fail = (error: unknown) => {
+    failed ??= error
+  }
+  try {
     const agent = createAgent({ model: noModel, store })
     for (const request of store.remoteRequests)
-      if (request.seq <= cancelSeq)
-        applyRemoteRequest(agent, store, request, {
-          failed: (error) => {
-            failed ??= error
-          },
-        })
-    return extensionsOf(agent).release()
-  })()
-  await released.catch((error: unknown) => {
-    failed ??= error
-  })
-  await store.release()
+      if (request.seq <= cancelSeq) applyRemoteRequest(agent, store, request, { failed: fail })
+    // Called in the same stack as createAgent: nothing scheduled has run yet.
+    await extensionsOf(agent).release().catch(fail)
+  } finally {
+    await store.release()
+  }
   if (failed !== undefined) throw failed
   return true
 }
