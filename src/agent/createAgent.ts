@@ -35,6 +35,7 @@ import { Transcript } from '../session/transcript.js'
 import { toolSpecsOf } from '../tools/toolSpecs.js'
 import { remoteSends } from './acceptRemote.js'
 import { acceptSend, checkSendOptions, FOLLOWUP, INJECT, STEER } from './acceptSend.js'
+import { remoteEdits } from './applyRemoteEdit.js'
 import { checkOptions } from './checkOptions.js'
 import { inboxControl } from './inboxControl.js'
 import { restoredState, restoreInbox } from './restoreInbox.js'
@@ -206,6 +207,7 @@ export const createAgent = (options: AgentOptions): Agent => {
     () =>
       fifoToArray(state.queue).filter((item) => itemWakes(item) && isHumanPrompt(itemSource(item))).length,
     acceptRemote,
+    remoteEdits(agent, () => finished),
     () => {
       if (!finished) commands.next({ type: 'dispose', keepInbox: true })
       return completed

@@ -4,7 +4,8 @@ import type { Command } from '../machine/inputs.js'
 import { userTextMessage } from '../messages/userText.js'
 import { parseSendValue } from '../messages/validate.js'
 
-const checkId = (id: unknown, call: string): AgentMessageId => {
+/** An id as the inbox controls take it (here and from a remote client): one that send() returned. */
+export const checkId = (id: unknown, call: string): AgentMessageId => {
   if (typeof id === 'string' && id !== '') return id as AgentMessageId
   throw new InvalidInputError(call, [{ path: ['id'], message: 'expected the id that send() returned' }])
 }

@@ -20,3 +20,18 @@ export type RemoteApplied =
   | 'known'
   /** The agent stopped accepting (disposed): the send is left for the next owner. */
   | 'stopped'
+
+/**
+ * An inbox control (R43–R46) or a cancel (R25, R26) requested by another process (R55, R58), as
+ * the owner reads it back. The owner applies it through its own operation, with the semantics of
+ * the moment it applies it: an item that is no longer waiting is left alone.
+ */
+export type RemoteEdit =
+  | { readonly kind: 'remove'; readonly id: string }
+  | { readonly kind: 'replace'; readonly id: string; readonly input: unknown }
+  | { readonly kind: 'move'; readonly id: string; readonly index: number }
+  | { readonly kind: 'promote'; readonly id: string }
+  | { readonly kind: 'cancel'; readonly cause: unknown; readonly options: unknown }
+
+/** What became of a remote edit: applied (whatever it then did), or left for the next owner. */
+export type RemoteEditApplied = 'applied' | 'stopped'

@@ -1,40 +1,73 @@
 import type { Subscription } from 'rxjs'
 import type { Agent } from '../contracts/agent.js'
-import type { RemoteApplied } from '../contracts/remote.js'
+import type { RemoteApplied, RemoteEditApplied } from '../contracts/remote.js'
 import { extensionsOf } from '../runtime/extensions.js'
 import type { PostgresSessionStore } from './postgresSessionStore.js'
-import type { PendingRemoteSend } from './remoteSends.js'
+import { editOf } from './remoteEditRecord.js'
+import { isPendingSend, type PendingRemoteRequest } from './remoteSends.js'
+
+export type RemoteRequestHandlers = {
+  readonly applied?: (request: PendingRemoteRequest, result: RemoteApplied | RemoteEditApplied) => void
+  readonly failed?: (error: unknown) => void
+}
 
 /**
- * The owner's side of remote sends (R55): hands each remote send of `store` (those that waited,
- * then each new one as it commits, in journal order) to `agent`, which applies it under the
- * sender's id, routed by its window at that moment, and journals what it did (an `add`, or a
- * `settle` for a refusal), so the next owner applies only what left no trace. An id the agent
- * knows is applied once only; a refusal is flushed at once. `applied` hears each result; a failed
- * read of the journal (or flush) goes to `failed`. Unsubscribe to stop.
+ * The owner's side of remote sends and edits (R55, R58): hands each request of `store` (those
+ * that waited, then each new one as it commits, in journal order: sends and edits interleaved as
+ * they were stored) to `agent`. A send is applied under the sender's id, routed by the agent's
+ * window at that moment, and journaled (an `add`, or a `settle` for a refusal), so the next owner
+ * applies only what left no trace; an id the agent knows is applied once only. An edit goes
+ * through the agent's own operation (remove, replace, move, promote, cancel), decided by its
+ * state at that moment. `applied` hears each result; a failed read of the journal (or flush)
+ * goes to `failed`. Unsubscribe to stop.
  */
 export const applyRemoteSends = (
   agent: Agent,
   store: PostgresSessionStore,
-  handlers: {
-    readonly applied?: (send: PendingRemoteSend, result: RemoteApplied) => void
-    readonly failed?: (error: unknown) => void
-  } = {},
-): Subscription => {
-  const { acceptRemote } = extensionsOf(agent)
-  return store.remoteSends$.subscribe({
-    next: (send) => {
-      const { message, options } = send.record
-      const result = acceptRemote({
-        id: message.id,
-        input: { content: message.content, source: message.source },
-        options,
-      })
-      // A refusal leaves no trace in the transcript: its settlement is made durable now, so the
-      // sender's outcome(id) can read it (an accepted send is written with the next checkpoint).
-      if (result === 'refused') agent.session.flush().catch((error: unknown) => handlers.failed?.(error))
-      handlers.applied?.(send, result)
-    },
+  handlers: RemoteRequestHandlers = {},
+): Subscription =>
+  store.remoteRequests$.subscribe({
+    next: (request) => applyRemoteRequest(agent, store, request, handlers),
     error: (error: unknown) => handlers.failed?.(error),
   })
+
+/** Applies one remote request to `agent` (see `applyRemoteSends`); call it at top level. */
+export const applyRemoteRequest = (
+  agent: Agent,
+  store: PostgresSessionStore,
+  request: PendingRemoteRequest,
+  handlers: RemoteRequestHandlers = {},
+): void => {
+  const flush = () => agent.session.flush().catch((error: unknown) => handlers.failed?.(error))
+  if (isPendingSend(request)) {
+    const { message, options } = request.record
+    const result = extensionsOf(agent).acceptRemote({
+      id: message.id,
+      input: { content: message.content, source: message.source },
+      options,
+    })
+    // A refusal leaves no trace in the transcript: its settlement is made durable now, so the
+    // sender's outcome(id) can read it (an accepted send is written with the next checkpoint).
+    if (result === 'refused') void flush()
+    handlers.applied?.(request, result)
+    return
+  }
+  let result: RemoteEditApplied
+  try {
+    result = extensionsOf(agent).applyRemoteEdit(editOf(request.record))
+  } catch (error) {
+    // Never for a row read back (each is checked as the client checked the call); not noted.
+    handlers.failed?.(error)
+    return
+  }
+  if (result === 'applied') {
+    // The flush hands what the edit did (events, inbox records) to the store at once; only then
+    // is the edit noted, so the checkpoint that records it as applied is one that holds what it
+    // did (and a checkpoint that fails leaves both to the next owner). An edit that changed
+    // nothing is recorded too, so that no later owner applies it in a state it was not meant for.
+    const flushed = flush()
+    store.noteRemoteApplied(request.seq)
+    void flushed
+  }
+  handlers.applied?.(request, result)
 }

@@ -13,6 +13,7 @@ import { type DatabaseOptions, databaseError, sessionLabel } from './databaseErr
 import { followTranscript } from './followTranscript.js'
 import { notificationHub } from './notificationHub.js'
 import type { PostgresPool } from './pgTypes.js'
+import { type Chain, type RemoteInboxControls, remoteEditCalls } from './remoteEditCalls.js'
 import { remoteOutcome } from './remoteOutcome.js'
 import { acceptRemoteSend, PRESETS, type RemoteSendRecord } from './remoteSendRecord.js'
 import { checkMessageId, checkSessionId } from './sessionId.js'
@@ -31,7 +32,7 @@ export type ConnectSessionsOptions = DatabaseOptions & {
  * once the send is durable in the session's inbox journal, or rejects with `SessionStoreError`.
  * Sends from one client to one session are stored in the order they were made.
  */
-export type RemoteSession = {
+export type RemoteSession = RemoteInboxControls & {
   readonly sessionId: string
   send(input: SendInput, options: SendOptions): Promise<AgentMessageId>
   followup(input: SendInput, options?: PresetOptions): Promise<AgentMessageId>
@@ -58,30 +59,31 @@ export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOpti
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const pollMs = options.pollMs ?? 1_000
   const hub = notificationHub(pool, ms)
-  /** Per session, the last send of this client: the next one is stored after it. */
+  /** Per session, the last send or edit of this client: the next one is stored after it. */
   const lastSend = new Map<string, Promise<unknown>>()
   let closed = false
 
-  const store = (sessionId: string, record: RemoteSendRecord): Promise<AgentMessageId> => {
+  const chain: Chain = (sessionId, what, task) => {
     if (closed) {
       const label = sessionLabel(sessionId)
       return Promise.reject(
         new SessionStoreError(label, `${label}: this client is closed; connect again to send`),
       )
     }
-    // A retry stores the same id, which the journal keeps once: safe after an unclear commit.
-    const write = () => writeRemoteSend(pool, sessionId, record, ms)
-    const stored = (lastSend.get(sessionId) ?? Promise.resolve())
-      .then(() => write().catch(write))
-      .catch((error: unknown) => {
-        throw databaseError(sessionId, `store the send ${record.message.id}`, error)
-      })
+    const stored = (lastSend.get(sessionId) ?? Promise.resolve()).then(task).catch((error: unknown) => {
+      throw databaseError(sessionId, what, error)
+    })
     const settled = stored.catch(() => {})
     lastSend.set(sessionId, settled)
     void settled.then(() => {
       if (lastSend.get(sessionId) === settled) lastSend.delete(sessionId)
     })
     return stored
+  }
+  const store = (sessionId: string, record: RemoteSendRecord): Promise<AgentMessageId> => {
+    // A retry stores the same id, which the journal keeps once: safe after an unclear commit.
+    const write = () => writeRemoteSend(pool, sessionId, record, ms)
+    return chain(sessionId, `store the send ${record.message.id}`, () => write().catch(write))
   }
 
   return {
@@ -100,6 +102,7 @@ export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOpti
           return firstValueFrom(remoteOutcome(pool, hub, sessionId, id, ms, pollMs))
         },
         transcript$: followTranscript(pool, hub, sessionId, ms, pollMs),
+        ...remoteEditCalls(pool, sessionId, chain, ms),
       }
     },
     close: async () => {

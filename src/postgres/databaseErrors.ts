@@ -45,6 +45,9 @@ const ADVICE: Record<string, string> = {
     'the database did not answer in time: check that it is up and reachable (timeoutMs sets the limit)',
   ECONNRESET: 'the connection to the database broke: check that the server is up',
   '42P01': 'the tables do not exist: run migrate(pool) (or `steerable migrate --database-url …`) first',
+  // A column a later migration step adds (an upgraded library on tables migrated by an older one).
+  '42703':
+    'the tables are from an older version: run migrate(pool) (or `steerable migrate --database-url …`) again',
   '3D000': 'the database does not exist: create it, or fix the connection settings',
   '28P01': 'the database refused the password: fix the connection settings',
   '28000': 'the database refused this role: fix the connection settings or its pg_hba.conf',

@@ -3,37 +3,39 @@ import { databaseError } from './databaseErrors.js'
 import { PAGE } from './followTranscript.js'
 import { notificationHub } from './notificationHub.js'
 import type { PostgresPool } from './pgTypes.js'
+import { REMOTE_EDIT_OPS } from './remoteEditRecord.js'
 import { REMOTE_SEND_OP } from './remoteSendRecord.js'
-import { checkRemoteSend, type PendingRemoteSend } from './remoteSends.js'
+import { checkRemoteEdit, checkRemoteSend, type PendingRemoteRequest } from './remoteSends.js'
 import { serialReads } from './serialReads.js'
 import { withConnection } from './timeouts.js'
 import { INBOX_CHANNEL } from './writeRemoteSend.js'
 
 /**
- * For the owner of `sessionId` (R55): the remote sends that were waiting when it read the
- * session (`pending`), then each one stored after journal number `afterSeq`, as it commits, in
- * journal order. Woken by the sender's notification and, as the fallback, every `pollMs`; it
+ * For the owner of `sessionId` (R55, R58): the remote requests (sends and edits) that were
+ * waiting when it read the session (`pending`), then each one stored after journal number
+ * `afterSeq`, as it commits, in journal order. Woken by the sender's notification and, as the fallback, every `pollMs`; it
  * listens on a connection of its own while subscribed. A failed read ends it with its
  * `SessionStoreError`.
  */
-export const remoteSends$ = (
+export const remoteRequests$ = (
   pool: PostgresPool,
   sessionId: string,
-  pending: readonly PendingRemoteSend[],
+  pending: readonly PendingRemoteRequest[],
   afterSeq: number,
   ms: number,
   pollMs: number,
-): Observable<PendingRemoteSend> =>
+): Observable<PendingRemoteRequest> =>
   defer(() => {
     const hub = notificationHub(pool, ms)
-    const newer = new Observable<PendingRemoteSend>((subscriber) => {
+    const newer = new Observable<PendingRemoteRequest>((subscriber) => {
       let after = afterSeq
       const reads = serialReads(
         async () => {
           const { rows } = await withConnection(pool, ms, (query) =>
             query(
-              'SELECT seq, op, record FROM steerable_inbox WHERE session_id = $1 AND seq > $2 AND op = $3 ORDER BY seq LIMIT $4',
-              [sessionId, after, REMOTE_SEND_OP, PAGE],
+              `SELECT seq, op, record FROM steerable_inbox
+               WHERE session_id = $1 AND seq > $2 AND op = ANY($3::text[]) ORDER BY seq LIMIT $4`,
+              [sessionId, after, [REMOTE_SEND_OP, ...REMOTE_EDIT_OPS], PAGE],
             ),
           ).catch((error: unknown) => {
             throw databaseError(sessionId, 'read its remote sends', error)
@@ -42,10 +44,12 @@ export const remoteSends$ = (
             if (subscriber.closed) return false
             const seq = Number(row.seq)
             after = seq
-            subscriber.next({
-              seq,
-              record: checkRemoteSend(sessionId, { seq, op: String(row.op), record: row.record }),
-            })
+            const read = { seq, op: String(row.op), record: row.record }
+            subscriber.next(
+              read.op === REMOTE_SEND_OP
+                ? { seq, record: checkRemoteSend(sessionId, read) }
+                : { seq, record: checkRemoteEdit(sessionId, read) },
+            )
           }
           return rows.length === PAGE
         },

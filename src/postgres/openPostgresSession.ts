@@ -1,14 +1,19 @@
-import { defer, from } from 'rxjs'
+import { defer, filter, from } from 'rxjs'
 import type { SessionEvent } from '../contracts/events.js'
 import type { InboxRecord } from '../contracts/inbox.js'
 import { alreadyFlushed } from '../session/memoryStore.js'
 import { SessionStoreError } from '../session/storeErrors.js'
 import { type DatabaseOptions, databaseError, LeaseLostError, sessionLabel } from './databaseErrors.js'
-import { remoteSends$ } from './followRemoteSends.js'
+import { remoteRequests$ } from './followRemoteSends.js'
 import type { PostgresPool } from './pgTypes.js'
 import type { PostgresSessionStore } from './postgresSessionStore.js'
 import { inboxRecords, readSession, type SessionRows } from './readSession.js'
-import { isRemoteSend, type PendingRemoteSend, pendingRemoteSends } from './remoteSends.js'
+import {
+  isPendingSend,
+  isRemoteRequest,
+  type PendingRemoteRequest,
+  pendingRemoteRequests,
+} from './remoteSends.js'
 import { checkSessionId } from './sessionId.js'
 import { type SessionLease, takeLease } from './sessionLease.js'
 import { DEFAULT_TIMEOUT_MS, withConnection } from './timeouts.js'
@@ -38,13 +43,19 @@ export const openPostgresSession = async (
   const label = sessionLabel(sessionId)
   let events: SessionEvent[] = []
   let records: InboxRecord[] = []
-  let remote: PendingRemoteSend[] = []
+  let remote: PendingRemoteRequest[] = []
   let journalSeq = 0
+  // The last remote edit row applied: as written in the database, and as noted by the owner since
+  // (written with the next checkpoint, together with what the edit did).
+  let editsWritten = 0
+  let editsApplied = 0
   const loaded = (read: SessionRows) => {
     journalSeq = read.journal.at(-1)?.seq ?? 0
     events = read.events
-    records = inboxRecords(sessionId, read.journal, (row) => !isRemoteSend(row))
-    remote = pendingRemoteSends(sessionId, read.journal, records, events)
+    records = inboxRecords(sessionId, read.journal, (row) => !isRemoteRequest(row))
+    remote = pendingRemoteRequests(sessionId, read.journal, records, events, read.remoteApplied)
+    editsWritten = read.remoteApplied
+    editsApplied = read.remoteApplied
   }
   loaded(rows)
   let lease: SessionLease | undefined
@@ -71,17 +82,21 @@ export const openPostgresSession = async (
       )
   }
 
+  const unwritten = () =>
+    unwrittenEvents.length > 0 || unwrittenRecords.length > 0 || editsApplied > editsWritten
+
   /** Writes what is buffered as one checkpoint, after the checkpoints before it. */
   const checkpoint = (): Promise<void> => {
     const run = chain.then(async () => {
       if (failure) throw failure
-      if (unwrittenEvents.length === 0 && unwrittenRecords.length === 0) return
+      if (!unwritten()) return
       if (!lease) return refuse()
-      const batch = { events: unwrittenEvents, records: unwrittenRecords }
+      const batch = { events: unwrittenEvents, records: unwrittenRecords, applied: editsApplied }
       unwrittenEvents = []
       unwrittenRecords = []
       try {
-        await writeCheckpoint(lease, sessionId, batch.events, batch.records)
+        await writeCheckpoint(lease, sessionId, batch.events, batch.records, batch.applied)
+        editsWritten = Math.max(editsWritten, batch.applied)
       } catch (error) {
         // Kept, in order, for the next checkpoint (R40); a store that lost its lease never writes them.
         unwrittenEvents = batch.events.concat(unwrittenEvents)
@@ -127,9 +142,21 @@ export const openPostgresSession = async (
       return failure
     },
     get remoteSends() {
+      return remote.filter(isPendingSend)
+    },
+    get remoteRequests() {
       return remote
     },
-    remoteSends$: defer(() => remoteSends$(pool, sessionId, remote, journalSeq, ms, options.pollMs ?? 1_000)),
+    remoteRequests$: defer(() =>
+      remoteRequests$(pool, sessionId, remote, journalSeq, ms, options.pollMs ?? 1_000),
+    ),
+    get remoteSends$() {
+      return store.remoteRequests$.pipe(filter(isPendingSend))
+    },
+    noteRemoteApplied: (seq) => {
+      // A store that cannot write any more records nothing: the edit stays for the next owner.
+      if (lease && !failure && !closing) editsApplied = Math.max(editsApplied, seq)
+    },
     load: () => events.slice(),
     append: (batch) => {
       refuse()
@@ -150,7 +177,7 @@ export const openPostgresSession = async (
     },
     flush: () => {
       if (failure) throw failure
-      const idle = writing === 0 && unwrittenEvents.length === 0 && unwrittenRecords.length === 0
+      const idle = writing === 0 && !unwritten()
       return idle ? alreadyFlushed : defer(() => from(checkpoint()))
     },
     takeLease: () => {

@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs'
 import type { InboxJournal } from '../contracts/inbox.js'
 import type { SessionStore } from '../contracts/store.js'
 import type { SessionStoreError } from '../session/storeErrors.js'
-import type { PendingRemoteSend } from './remoteSends.js'
+import type { PendingRemoteRequest, PendingRemoteSend } from './remoteSends.js'
 
 /** A session store on PostgreSQL (R53), as `openPostgresSession` returns it. */
 export type PostgresSessionStore = SessionStore & {
@@ -22,6 +22,20 @@ export type PostgresSessionStore = SessionStore & {
    * order: what the owner applies (R55). Listens on a connection of its own while subscribed.
    */
   readonly remoteSends$: Observable<PendingRemoteSend>
+  /**
+   * Every request from other processes the owner has not applied yet, in journal order: the
+   * remote sends (as `remoteSends`) and the remote edits (R55, R58) after the last one an owner
+   * applied (see `noteRemoteApplied`).
+   */
+  readonly remoteRequests: readonly PendingRemoteRequest[]
+  /** `remoteRequests`, then each request stored after the last read, as it commits (R55). */
+  readonly remoteRequests$: Observable<PendingRemoteRequest>
+  /**
+   * The owner applied the remote edit numbered `seq` in the journal, and has handed over what it
+   * did: the next checkpoint records it in the same transaction, so no later owner applies it
+   * again (and a checkpoint that does not commit leaves it to be applied again).
+   */
+  noteRemoteApplied(seq: number): void
   /** Why this store stopped writing for good (its lease was lost), once it did. */
   readonly failure: SessionStoreError | undefined
   /**

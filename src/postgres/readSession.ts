@@ -14,6 +14,8 @@ export type SessionRows = {
   readonly events: SessionEvent[]
   readonly journal: JournalRow[]
   readonly epoch: number
+  /** The journal number of the last remote edit an owner applied (0: none). */
+  readonly remoteApplied: number
 }
 
 type Query = (text: string, values?: unknown[]) => Promise<QueryResult>
@@ -27,7 +29,9 @@ type Query = (text: string, values?: unknown[]) => Promise<QueryResult>
 export const readSession = async (query: Query, sessionId: string): Promise<SessionRows> => {
   await query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
   try {
-    const session = await query('SELECT epoch FROM steerable_sessions WHERE id = $1', [sessionId])
+    const session = await query('SELECT epoch, remote_applied FROM steerable_sessions WHERE id = $1', [
+      sessionId,
+    ])
     const events = await query('SELECT event FROM steerable_events WHERE session_id = $1 ORDER BY seq', [
       sessionId,
     ])
@@ -40,6 +44,7 @@ export const readSession = async (query: Query, sessionId: string): Promise<Sess
       events: events.rows.map((row, index) => checkedEvent(sessionId, row.event, index)),
       journal: journal.rows.map((row) => ({ seq: Number(row.seq), op: String(row.op), record: row.record })),
       epoch: Number(session.rows[0]?.epoch ?? 0),
+      remoteApplied: Number(session.rows[0]?.remote_applied ?? 0),
     }
   } catch (error) {
     await query('ROLLBACK').catch(() => {})

@@ -44,6 +44,13 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     `CREATE UNIQUE INDEX steerable_inbox_message ON steerable_inbox (session_id, op, message_id)
       WHERE message_id IS NOT NULL`,
   ],
+  [
+    // How far the owners got in applying remote edits (R55, R58): the journal number of the last
+    // remote edit row applied. An edit leaves no trace under an id of its own (a remote send
+    // does: its id), so each owner writes this in the checkpoint transaction that holds what the
+    // edit did, and the next owner applies only the edit rows after it: each at most once, none lost.
+    'ALTER TABLE steerable_sessions ADD COLUMN remote_applied bigint NOT NULL DEFAULT 0',
+  ],
 ]
 
 /** The table that records which steps a database has had. */

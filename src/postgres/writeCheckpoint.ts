@@ -14,6 +14,10 @@ export const EVENTS_CHANNEL = 'steerable_events'
  * session over meanwhile, it writes nothing and fails with `LeaseLostError`. Followers of the
  * session (transcripts, outcomes) are notified when it commits.
  *
+ * `remoteApplied` is the journal number of the last remote edit the owner applied before it
+ * handed these events and records over: written in the same transaction as what the edit did,
+ * so a new owner neither applies it again nor misses it (see `pendingRemoteRequests`).
+ *
  * Records are written as JSON of whatever they are (their `op` and, for an `add`, the message id
  * copied into columns); an `add` whose message is already in the journal is not added again.
  */
@@ -22,15 +26,17 @@ export const writeCheckpoint = async (
   sessionId: string,
   events: readonly SessionEvent[],
   records: readonly InboxRecord[],
+  remoteApplied: number,
 ): Promise<void> => {
   const { query, epoch } = lease
   await lease.transaction(async () => {
     try {
       await query('BEGIN')
       const { rows } = await query(
-        `UPDATE steerable_sessions SET inbox_seq = inbox_seq + $3, updated_at = now()
+        `UPDATE steerable_sessions
+         SET inbox_seq = inbox_seq + $3, remote_applied = greatest(remote_applied, $4), updated_at = now()
        WHERE id = $1 AND epoch = $2 RETURNING inbox_seq, epoch`,
-        [sessionId, epoch, records.length],
+        [sessionId, epoch, records.length, remoteApplied],
       )
       if (rows.length === 0)
         throw new LeaseLostError(`another process took the session over (this process had epoch ${epoch})`)

@@ -1,5 +1,6 @@
 import type { AgentMessageId } from '../contracts/messages.js'
 import type { PostgresPool } from './pgTypes.js'
+import type { RemoteEditRecord } from './remoteEditRecord.js'
 import { REMOTE_SEND_OP, type RemoteSendRecord } from './remoteSendRecord.js'
 import { withConnection } from './timeouts.js'
 
@@ -13,14 +14,37 @@ export const INBOX_CHANNEL = 'steerable_inbox'
  * in the order of their numbers. A send stored already (a retry after an unclear commit) is not
  * stored again. The owner is notified.
  */
-export const writeRemoteSend = (
+export const writeRemoteSend = async (
   pool: PostgresPool,
   sessionId: string,
   record: RemoteSendRecord,
   ms: number,
-): Promise<AgentMessageId> =>
+): Promise<AgentMessageId> => {
+  await writeRemoteRow(pool, sessionId, REMOTE_SEND_OP, record.message.id, record, ms)
+  return record.message.id
+}
+
+/**
+ * Appends a remote edit (R55, R58) to the journal as `writeRemoteSend` does a send, keyed by its
+ * request id (stored once however often it is retried); resolves with its journal number.
+ */
+export const writeRemoteEdit = (
+  pool: PostgresPool,
+  sessionId: string,
+  record: RemoteEditRecord,
+  ms: number,
+): Promise<number> => writeRemoteRow(pool, sessionId, record.op, record.request, record, ms)
+
+const writeRemoteRow = (
+  pool: PostgresPool,
+  sessionId: string,
+  op: string,
+  key: string,
+  record: RemoteSendRecord | RemoteEditRecord,
+  ms: number,
+): Promise<number> =>
   withConnection(pool, ms, async (query) => {
-    await query(
+    const { rows } = await query(
       `WITH session AS (
          INSERT INTO steerable_sessions (id, inbox_seq) VALUES ($1, 1)
          ON CONFLICT (id) DO UPDATE SET inbox_seq = steerable_sessions.inbox_seq + 1, updated_at = now()
@@ -32,7 +56,13 @@ export const writeRemoteSend = (
          RETURNING seq
        )
        SELECT pg_notify($5, $1), (SELECT seq FROM row) AS seq`,
-      [sessionId, REMOTE_SEND_OP, record.message.id, JSON.stringify(record), INBOX_CHANNEL],
+      [sessionId, op, key, JSON.stringify(record), INBOX_CHANNEL],
     )
-    return record.message.id
+    if (rows[0]?.seq != null) return Number(rows[0].seq)
+    // Stored already (a retry after an unclear commit): its number is the first write's.
+    const stored = await query(
+      'SELECT seq FROM steerable_inbox WHERE session_id = $1 AND op = $2 AND message_id = $3',
+      [sessionId, op, key],
+    )
+    return Number(stored.rows[0]?.seq)
   })

@@ -1,6 +1,6 @@
 import type { Agent } from '../contracts/agent.js'
 import type { AgentHooks, PromptDecision, PromptSubmitArgs } from '../contracts/hooks.js'
-import type { RemoteApplied, RemoteSend } from '../contracts/remote.js'
+import type { RemoteApplied, RemoteEdit, RemoteEditApplied, RemoteSend } from '../contracts/remote.js'
 import { hookList } from './callHook.js'
 
 type PromptSubmitHook = (args: PromptSubmitArgs<Agent>) => PromptDecision | undefined
@@ -16,6 +16,8 @@ export type AgentExtensions = {
   wakingHumanPrompts(): number
   /** Applies a send minted in another process (R55); see `src/agent/acceptRemote.ts`. */
   acceptRemote(send: RemoteSend): RemoteApplied
+  /** Applies an inbox edit or a cancel requested by another process (R55, R58); see `src/agent/applyRemoteEdit.ts`. */
+  applyRemoteEdit(edit: RemoteEdit): RemoteEditApplied
   /**
    * Stops driving without discarding (R57): a running turn ends as by a keepInbox cancel, what
    * waits stays in the store's journal for the next owner, the store is flushed and closed.
@@ -50,12 +52,14 @@ export const extendAgent = (
   hooks: AgentHooks<Agent> | undefined,
   wakingHumanPrompts: () => number,
   acceptRemote: (send: RemoteSend) => RemoteApplied,
+  applyRemoteEdit: (edit: RemoteEdit) => RemoteEditApplied,
   release: () => Promise<void>,
 ): AgentHooks<Agent> => {
   const extra: PromptSubmitHook[] = []
   registerExtensions(agent, {
     wakingHumanPrompts,
     acceptRemote,
+    applyRemoteEdit,
     release,
     addPromptSubmit: (hook) => {
       extra.push(hook)

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAgent, SessionStoreError } from '../../src/index.js'
+import { MIGRATIONS, MIGRATIONS_TABLE } from '../../src/postgres/schema.js'
 import { migrate, openPostgresSession, type PostgresSessionStore } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
 import { add, id, settle } from '../support/inboxRecords.js'
@@ -33,8 +34,8 @@ describe('R53: migrate', () => {
     const fresh = await createTestDatabase()
     try {
       const [a, b] = await Promise.all([migrate(fresh.pool), migrate(fresh.pool)])
-      expect([a, b].map((r) => r.from).sort()).toEqual([0, 1])
-      expect(await migrate(fresh.pool)).toEqual({ from: 1, to: 1 })
+      expect([a, b].map((r) => r.from).sort()).toEqual([0, 2])
+      expect(await migrate(fresh.pool)).toEqual({ from: 2, to: 2 })
       const { rows } = await fresh.pool.query(
         `SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'steerable_%' ORDER BY 1`,
       )
@@ -44,6 +45,25 @@ describe('R53: migrate', () => {
         'steerable_migrations',
         'steerable_sessions',
       ])
+    } finally {
+      await fresh.drop()
+    }
+  })
+
+  it('R53: tables of an older step say to run migrate again; migrate adds the new step and keeps the data', async () => {
+    const fresh = await createTestDatabase()
+    try {
+      // The schema as step 1 left it, with a session in it.
+      await fresh.pool.query(MIGRATIONS_TABLE)
+      for (const statement of MIGRATIONS[0]!) await fresh.pool.query(statement)
+      await fresh.pool.query('INSERT INTO steerable_migrations (version) VALUES (1)')
+      await fresh.pool.query(`INSERT INTO steerable_sessions (id) VALUES ('old')`)
+      await expect(openPostgresSession(fresh.pool, 'old')).rejects.toThrow(
+        /older version: run migrate\(pool\)/,
+      )
+      expect(await migrate(fresh.pool)).toEqual({ from: 1, to: 2 })
+      const store = await openPostgresSession(fresh.pool, 'old')
+      expect(store.remoteRequests).toEqual([])
     } finally {
       await fresh.drop()
     }
