@@ -38,7 +38,11 @@ const withOrdinalIds = (value: unknown): unknown => {
 type Run = { readonly live: AgentEvent[]; readonly durable: unknown[]; readonly violations: unknown[] }
 
 const run = async (scenario: Scenario, store?: SessionStore): Promise<{ run: Run; agent: Agent }> => {
-  const agent = createAgent({ ...scenario.options, model: scriptedModel(scenario.script), store })
+  const agent = createAgent({
+    ...scenario.options,
+    model: scriptedModel(scenario.script),
+    ...(store && { store }),
+  })
   const live: AgentEvent[] = []
   const durable: unknown[] = []
   const violations: unknown[] = []
