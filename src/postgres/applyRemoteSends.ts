@@ -19,17 +19,31 @@ export type RemoteRequestHandlers = {
  * applies only what left no trace; an id the agent knows is applied once only. An edit goes
  * through the agent's own operation (remove, replace, move, promote, cancel), decided by its
  * state at that moment. `applied` hears each result; a failed read of the journal (or flush)
- * goes to `failed`. Unsubscribe to stop.
+ * goes to `failed`. When the store fails for good (it lost its lease, R54) the agent stops
+ * driving without discarding anything (as `worker.close()` releases a session): what waits stays
+ * in the journal for the next owner. Unsubscribe to stop.
  */
 export const applyRemoteSends = (
   agent: Agent,
   store: PostgresSessionStore,
   handlers: RemoteRequestHandlers = {},
-): Subscription =>
-  store.remoteRequests$.subscribe({
+): Subscription => {
+  const applying = store.remoteRequests$.subscribe({
     next: (request) => applyRemoteRequest(agent, store, request, handlers),
     error: (error: unknown) => handlers.failed?.(error),
   })
+  applying.add(
+    store.failed$.subscribe((failure) => {
+      applying.unsubscribe()
+      handlers.failed?.(failure)
+      // Its flush fails like every write of this store: nothing more is written, nothing dropped.
+      extensionsOf(agent)
+        .release()
+        .catch(() => undefined)
+    }),
+  )
+  return applying
+}
 
 /** Applies one remote request to `agent` (see `applyRemoteSends`); call it at top level. */
 export const applyRemoteRequest = (

@@ -1,4 +1,4 @@
-import { defer, filter, from } from 'rxjs'
+import { AsyncSubject, defer, filter, from } from 'rxjs'
 import type { SessionEvent } from '../contracts/events.js'
 import type { InboxRecord } from '../contracts/inbox.js'
 import { alreadyFlushed } from '../session/memoryStore.js'
@@ -66,8 +66,13 @@ export const openPostgresSession = async (
   let writing = 0
   let chain: Promise<void> = Promise.resolve()
 
+  // Emits the failure once, to subscribers before and after it: what stops the agent (R54).
+  const failed = new AsyncSubject<SessionStoreError>()
   const fail = (reason: unknown): SessionStoreError => {
-    failure ??= databaseError(sessionId, 'write any more (it lost its lease)', reason)
+    if (failure) return failure
+    failure = databaseError(sessionId, 'write any more (it lost its lease)', reason)
+    failed.next(failure)
+    failed.complete()
     return failure
   }
   const closed = () =>
@@ -141,6 +146,7 @@ export const openPostgresSession = async (
     get failure() {
       return failure
     },
+    failed$: failed.asObservable(),
     get remoteSends() {
       return remote.filter(isPendingSend)
     },

@@ -38,6 +38,8 @@ export type PostgresSessionStore = SessionStore & {
   noteRemoteApplied(seq: number): void
   /** Why this store stopped writing for good (its lease was lost), once it did. */
   readonly failure: SessionStoreError | undefined
+  /** Emits `failure` once, when the store fails for good (at once if it already has), then completes. */
+  readonly failed$: Observable<SessionStoreError>
   /**
    * Takes the session's lease (R54) and reads the session again, so that what `load()` returns is
    * what the new owner continues from: take it before creating the agent. Rejects with
