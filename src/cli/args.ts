@@ -39,8 +39,9 @@ Options:
   --demo-speed N     the demo model's pace (default 1; 0.5 gives you twice the time to steer)
   -h, --help         show this help
 
-While a turn runs: Enter steers it; Tab (or /queue text) queues a followup; /inject text adds
-context; Esc or /cancel cancels (/cancel keep keeps the inbox); /quit or Ctrl-D quits.
+While a turn runs: Enter steers it; Tab (or /queue text, /followup text) queues a followup;
+/inject text adds context; Esc or /cancel cancels (/cancel keep keeps the inbox); /quit or Ctrl-D
+quits.
 What waits is listed, numbered: Up edits the last queued item (Enter puts it back, Esc drops the
 edit); Ctrl-P or /promote N steers item N into the running turn; /drop N removes it; /move N M
 moves it to place M; /inbox lists it.
