@@ -2,9 +2,7 @@ import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import type { AgentMessageId } from '../contracts/messages.js'
 import { errorText } from '../messages/errorText.js'
-import { databaseError } from '../postgres/databaseErrors.js'
-import { DEFAULT_TIMEOUT_MS, withConnection } from '../postgres/timeouts.js'
-import { connectSessions } from '../postgres.js'
+import { connectSessions, openPostgresSession } from '../postgres.js'
 import { parseCommand } from './commands.js'
 import { COLORS, PLAIN } from './format.js'
 import { oneLine } from './inboxList.js'
@@ -83,19 +81,6 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
     io.stderr.write(`${pool}\n`)
     return 2
   }
-  // A database that is not there, or has no tables, is said at once, not after the first line.
-  const problemWithDatabase = await withConnection(pool, DEFAULT_TIMEOUT_MS, (query) =>
-    query(`SELECT to_regclass('steerable_events') AS t`),
-  ).then(
-    ({ rows }) =>
-      rows[0]?.t ? undefined : 'the tables are missing: run steerable migrate --database-url URL first',
-    (error: unknown) => errorText(databaseError(name, 'reach it', error)),
-  )
-  if (problemWithDatabase) {
-    io.stderr.write(`steerable attach: ${problemWithDatabase}\n`)
-    await pool.end().catch(() => {})
-    return 1
-  }
   const client = connectSessions(pool, { pollMs: 250 })
   let code = 0
   let quitting = false
@@ -110,6 +95,17 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
     io.stderr.write(`steerable attach: ${errorText(error)}\n`)
     await Promise.all([client.close(), pool.end()]).catch(() => {})
     return 2
+  }
+  // A database that is not there, or has no tables, is said at once, not after the first line:
+  // reading the session (no lease taken) fails with the cause and what to do.
+  const unreachable = await openPostgresSession(pool, name).then(
+    (store) => void store.close?.(),
+    (error: unknown) => errorText(error),
+  )
+  if (unreachable !== undefined) {
+    io.stderr.write(`steerable attach: ${unreachable}\n`)
+    await Promise.all([client.close(), pool.end()]).catch(() => {})
+    return 1
   }
   const view = liveView(io.stdout, style, {
     stream: io.stdout.isTTY === true,
