@@ -51,7 +51,7 @@ const start = (args: readonly string[]): Child & { type(text: string): void; end
   }
 }
 const run = (args: readonly string[]) =>
-  spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 30_000, env, input: '' })
+  spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60_000, env, input: '' })
 const transcript = async (session: string) => {
   const { rows } = await db.pool.query(
     'SELECT event FROM steerable_events WHERE session_id = $1 ORDER BY seq',
@@ -103,7 +103,7 @@ it('R55, R56: a second terminal attached to a session steers its running turn an
   expect(driver.lines).toContain('you › and then operators')
   const steering = (await transcript('desk')).find((e) => e.type === 'steering/message')
   expect(steering?.data).toMatchObject({ turn: 1, content: [{ type: 'text', text: 'be brief' }] })
-}, 60_000)
+}, 120_000)
 
 it('R54: a second driver of the same session is refused with a clear error (exit 1)', async () => {
   const driver = start(['--database-url', db.url, '--session', 'taken'])
@@ -113,16 +113,20 @@ it('R54: a second driver of the same session is refused with a clear error (exit
   expect(second.stderr).toMatch(/^steerable: .*taken/)
   driver.end()
   expect((await driver.exit).code).toBe(0)
-})
+}, 90_000)
 
-it('R59: a database that is not there, or a URL that is not one, gives a clear error and exit code', () => {
-  const closed = 'postgres://x:y@127.0.0.1:1/none'
+const closed = 'postgres://x:y@127.0.0.1:1/none'
+
+it('R59: a database that is not there gives its cause and exit 1, driving or attaching', () => {
   const driving = run(['--database-url', closed, '--session', 's'])
   expect(driving.status).toBe(1)
   expect(driving.stderr).toMatch(/^steerable: .*ECONNREFUSED/)
   const attaching = run(['attach', 's', '--database-url', closed])
   expect(attaching.status).toBe(1)
   expect(attaching.stderr).toMatch(/^steerable attach: .*ECONNREFUSED/)
+}, 90_000)
+
+it('a URL that is not one, --database-url without --session, attach without a name: exit 2', () => {
   const typo = run(['--database-url', 'localhost:5432', '--session', 's'])
   expect(typo.status).toBe(2)
   expect(typo.stderr).toMatch(/--database-url: expected a URL like postgres:\/\//)
@@ -132,7 +136,7 @@ it('R59: a database that is not there, or a URL that is not one, gives a clear e
   const noName = run(['attach', '--database-url', closed])
   expect(noName.status).toBe(2)
   expect(noName.stderr).toMatch(/name the session/)
-})
+}, 90_000)
 
 it('--help lists --database-url and steerable attach; attach --help explains what typing does', () => {
   const help = run(['--help'])
