@@ -195,3 +195,26 @@ it('R56: unsubscribing from events$ releases the LISTEN (UNLISTEN once the last 
   await until(async () => (await channels()).length === 0, 'the UNLISTEN')
   await client.close()
 })
+
+it('R56: a gap in a publisher’s batch numbers and an invalid event each become a marker; other sessions’ batches are ignored', async () => {
+  const client = connectSessions(db.pool)
+  const seen: RemoteAgentEvent[] = []
+  const subscription = client.session('gappy').events$.subscribe((event) => seen.push(event))
+  await until(async () => (await listeners('gappy')) === 1, 'the LISTEN')
+  const status = { type: 'agent/status', agentId: 'a', status: 'running' }
+  const notify = (batch: unknown) =>
+    db.pool.query('SELECT pg_notify($1, $2)', [liveChannel('gappy'), JSON.stringify(batch)])
+  await notify({ s: 'gappy', p: 'one', n: 1, e: [status] })
+  await notify({ s: 'someone-else', p: 'one', n: 2, e: [status] })
+  await notify({ s: 'gappy', p: 'one', n: 3, e: [{ type: 'agent/status', agentId: 'a', status: 'busy' }] })
+  await notify({ s: 'gappy', p: 'two', n: 1, e: [status] })
+  await until(() => seen.length === 4, 'four events')
+  expect(seen).toStrictEqual([
+    status,
+    { type: 'remote/events-lost', reason: 'missed' },
+    { type: 'remote/events-lost', reason: 'invalid', eventType: 'agent/status' },
+    status,
+  ])
+  subscription.unsubscribe()
+  await client.close()
+})
