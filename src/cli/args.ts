@@ -7,6 +7,8 @@ export type CliOptions = {
   readonly model?: string
   readonly apiKey?: string
   readonly session?: string
+  /** With `session`: the session is stored in PostgreSQL at this URL, under that name. */
+  readonly databaseUrl?: string
   readonly events: boolean
   /** The demo model's pace: 1 is the default, 0.5 half as fast, 4 four times as fast. */
   readonly demoSpeed: number
@@ -17,6 +19,8 @@ export const USAGE = `Usage: steerable [options]
        steerable serve [options]      the same in a browser page, with the live timeline
        steerable view SESSION.jsonl   a saved session's timeline as an HTML page
        steerable migrate --database-url URL   (steerable migrate --help)
+       steerable attach NAME --database-url URL   follow and steer a session another
+                                      terminal drives on PostgreSQL (steerable attach --help)
 
 Chat with an agent and steer it while it works. Without options it talks to a built-in offline
 demo model (no network, no key).
@@ -29,12 +33,15 @@ Options:
                      deepseek or xai; needs its package (npm install @ai-sdk/anthropic), --model,
                      and its key (ANTHROPIC_API_KEY …); --base-url and --api-key go to it
   --session FILE     persist to a JSON Lines file and resume it on the next start
+  --database-url URL with --session NAME: keep the session in PostgreSQL instead (needs the pg
+                     package); other terminals follow and steer it with steerable attach NAME
   --events           also print the live lifecycle events
   --demo-speed N     the demo model's pace (default 1; 0.5 gives you twice the time to steer)
   -h, --help         show this help
 
-While a turn runs: Enter steers it; Tab (or /queue text) queues a followup; /inject text adds
-context; Esc or /cancel cancels (/cancel keep keeps the inbox); /quit or Ctrl-D quits.
+While a turn runs: Enter steers it; Tab (or /queue text, /followup text) queues a followup;
+/inject text adds context; Esc or /cancel cancels (/cancel keep keeps the inbox); /quit or Ctrl-D
+quits.
 What waits is listed, numbered: Up edits the last queued item (Enter puts it back, Esc drops the
 edit); Ctrl-P or /promote N steers item N into the running turn; /drop N removes it; /move N M
 moves it to place M; /inbox lists it.
@@ -52,6 +59,7 @@ export const parseCliArgs = (argv: readonly string[], env: NodeJS.ProcessEnv): C
       model: { type: 'string' },
       'api-key': { type: 'string' },
       session: { type: 'string' },
+      'database-url': { type: 'string' },
       events: { type: 'boolean', default: false },
       'demo-speed': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -63,6 +71,8 @@ export const parseCliArgs = (argv: readonly string[], env: NodeJS.ProcessEnv): C
     throw new TypeError(
       `--demo-speed: expected a number > 0 (1 is the default pace), got ${values['demo-speed']}`,
     )
+  if (values['database-url'] !== undefined && values.session === undefined)
+    throw new TypeError("--database-url: also give --session NAME (the session's name in the database)")
   // With --provider the key comes from that provider's own variable (src/cli/provider.ts).
   const openai = values.provider === undefined
   const baseURL = values['base-url'] ?? (openai ? env.OPENAI_BASE_URL : undefined)
@@ -73,6 +83,7 @@ export const parseCliArgs = (argv: readonly string[], env: NodeJS.ProcessEnv): C
     ...(values.model ? { model: values.model } : {}),
     ...(apiKey ? { apiKey } : {}),
     ...(values.session ? { session: values.session } : {}),
+    ...(values['database-url'] !== undefined ? { databaseUrl: values['database-url'] } : {}),
     events: values.events ?? false,
     demoSpeed,
     help: values.help ?? false,

@@ -25,7 +25,7 @@ const number = (word: string | undefined): number | undefined =>
   word !== undefined && /^\d+$/.test(word) ? Number(word) : undefined
 
 /**
- * `/queue text`, `/steer text`, `/inject text`, `/cancel [keep]`, `/inbox`, `/promote N`,
+ * `/queue text` (or `/followup text`), `/steer text`, `/inject text`, `/cancel [keep]`, `/inbox`, `/promote N`,
  * `/drop N`, `/move N M`, `/quit`, `/help`, or plain text.
  */
 export const parseCommand = (line: string): Command => {
@@ -40,6 +40,8 @@ export const parseCommand = (line: string): Command => {
     case 'steer':
     case 'inject':
       return text ? { kind: name, text } : { kind: 'unknown', text: trimmed }
+    case 'followup':
+      return text ? { kind: 'queue', text } : { kind: 'unknown', text: trimmed }
     case 'cancel':
       return { kind: 'cancel', keepInbox: text === 'keep' }
     case 'promote':

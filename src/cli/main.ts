@@ -1,7 +1,10 @@
+import type { Agent } from '../contracts/agent.js'
 import type { ModelAdapter } from '../contracts/model.js'
 import { createAgent, fileStore, type ToolDefinition } from '../index.js'
 import { openaiModel } from '../openai.js'
 import { type CliOptions, parseCliArgs, USAGE } from './args.js'
+import { runAttach } from './attachCommand.js'
+import { type DatabaseSession, openDatabaseSession } from './databaseSession.js'
 import { type DemoTimings, demoModel, notesTool } from './demoModel.js'
 import { runLines } from './lines.js'
 import { runMigrate } from './migrateCommand.js'
@@ -41,6 +44,7 @@ const chooseModel = async (
 export const main = async (command: readonly string[], env: NodeJS.ProcessEnv): Promise<number> => {
   if (command[0] === 'view') return runView(command.slice(1))
   if (command[0] === 'migrate') return runMigrate(command.slice(1), env, process.stdout, process.stderr)
+  if (command[0] === 'attach') return runAttach(command.slice(1), env, process)
   const web = command[0] === 'serve' || command.includes('--web')
   const usage = web ? SERVE_USAGE : USAGE
   let options: CliOptions
@@ -71,8 +75,18 @@ export const main = async (command: readonly string[], env: NodeJS.ProcessEnv): 
     return 2
   }
   const { model, tools } = chosen
-  const store = options.session ? fileStore(options.session) : undefined
-  for (const warning of store?.warnings ?? []) process.stderr.write(`warning: ${warning}\n`)
+  let database: DatabaseSession | undefined
+  if (options.databaseUrl !== undefined && options.session) {
+    const opened = await openDatabaseSession(options.databaseUrl, options.session)
+    if ('code' in opened) {
+      process.stderr.write(opened.message)
+      return opened.code
+    }
+    database = opened
+  }
+  const file = !database && options.session ? fileStore(options.session) : undefined
+  for (const warning of file?.warnings ?? []) process.stderr.write(`warning: ${warning}\n`)
+  const store = database?.store ?? file
   const agent = createAgent({
     model,
     tools,
@@ -85,6 +99,21 @@ export const main = async (command: readonly string[], env: NodeJS.ProcessEnv): 
       `resumed ${options.session}: ${agent.session.events.length} events, ${turns} turns\n`,
     )
   }
+  if (database) {
+    database.serve(agent, (line) => process.stderr.write(`warning: ${line}\n`))
+    process.stdout.write(
+      `driving ${options.session} on PostgreSQL (follow it: steerable attach ${options.session})\n`,
+    )
+  }
+  try {
+    return await run(agent, options, serve)
+  } finally {
+    await database?.close()
+  }
+}
+
+/** Runs the app on `agent` until the user quits (or input ends); the agent is disposed after. */
+const run = async (agent: Agent, options: CliOptions, serve: ServeFlags | undefined): Promise<number> => {
   if (serve) return runServe(agent, serve)
   const io = { input: process.stdin, output: process.stdout, events: options.events }
   if (process.stdin.isTTY && process.stdout.isTTY) {

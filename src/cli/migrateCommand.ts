@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
-import { migrate, type PostgresPool } from '../postgres.js'
+import { migrate } from '../postgres.js'
+import { loadPg, pgMissing, poolFor } from './loadPg.js'
 
 export const MIGRATE_USAGE = `Usage: steerable migrate [--database-url URL]
 
@@ -10,23 +11,6 @@ Options:
   --database-url URL  the database (or DATABASE_URL), e.g. postgres://user:pass@host:5432/app
   --timeout-ms N      how long one database operation may take (default 10000)
   -h, --help          show this help`
-
-type Pool = PostgresPool & { end(): Promise<void>; on(event: 'error', listener: () => void): unknown }
-type PgModule = { Pool: new (config: { connectionString: string; max: number }) => Pool }
-
-/**
- * Loads the app's `pg` (an optional peer dependency). The specifier is a variable so bundlers
- * leave it to run time: a `steerable` without pg installed works for everything but this.
- */
-const loadPg = async (): Promise<PgModule | undefined> => {
-  const name = 'pg'
-  try {
-    const loaded = (await import(name)) as { default?: PgModule } & PgModule
-    return loaded.default ?? loaded
-  } catch {
-    return undefined
-  }
-}
 
 /** `steerable migrate`: returns the exit code (2: bad usage or no pg; 1: the database failed). */
 export const runMigrate = async (
@@ -67,11 +51,14 @@ export const runMigrate = async (
   }
   const pg = await loadPg()
   if (!pg) {
-    err.write('steerable migrate: the pg package is not installed; install it with npm install pg\n')
+    err.write(pgMissing('steerable migrate'))
     return 2
   }
-  const pool = new pg.Pool({ connectionString: url, max: 1 })
-  pool.on('error', () => {})
+  const pool = poolFor(pg, url, 1)
+  if (typeof pool === 'string') {
+    err.write(`${pool}\n`)
+    return 2
+  }
   try {
     const { from, to } = await migrate(pool, timeoutMs === undefined ? {} : { timeoutMs })
     out.write(

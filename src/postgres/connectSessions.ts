@@ -10,7 +10,9 @@ import type {
 } from '../contracts/messages.js'
 import { SessionStoreError } from '../session/storeErrors.js'
 import { type DatabaseOptions, databaseError, sessionLabel } from './databaseErrors.js'
+import { followEvents } from './followEvents.js'
 import { followTranscript } from './followTranscript.js'
+import type { RemoteAgentEvent } from './liveEvents.js'
 import { notificationHub } from './notificationHub.js'
 import type { PostgresPool } from './pgTypes.js'
 import { type Chain, type RemoteInboxControls, remoteEditCalls } from './remoteEditCalls.js'
@@ -46,6 +48,13 @@ export type RemoteSession = RemoteInboxControls & {
   outcome(id: AgentMessageId): Promise<Outcome>
   /** The committed events from seq 1, then each new one as it commits (R56). */
   readonly transcript$: Observable<SessionEvent>
+  /**
+   * The owner's live events while it runs (R56; published by `publishEvents`, which workers
+   * start): enqueue, dequeue, status, settled, stream deltas … from the moment of subscribing,
+   * no replay (`transcript$` is the durable record). A `remote/events-lost` marker stands where
+   * events were lost on the way. Never errors.
+   */
+  readonly events$: Observable<RemoteAgentEvent>
 }
 
 export type SessionsClient = {
@@ -102,6 +111,7 @@ export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOpti
           return firstValueFrom(remoteOutcome(pool, hub, sessionId, id, ms, pollMs))
         },
         transcript$: followTranscript(pool, hub, sessionId, ms, pollMs),
+        events$: followEvents(hub, sessionId),
         ...remoteEditCalls(pool, sessionId, chain, ms),
       }
     },

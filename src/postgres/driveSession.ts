@@ -9,6 +9,7 @@ import type { DatabaseOptions } from './databaseErrors.js'
 import { openPostgresSession } from './openPostgresSession.js'
 import type { PostgresPool } from './pgTypes.js'
 import type { PostgresSessionStore } from './postgresSessionStore.js'
+import { publishEvents } from './publishEvents.js'
 
 /** A session a worker drives: its agent, and how to let it go. */
 export type DrivenSession = {
@@ -23,7 +24,8 @@ export type DrivenSession = {
 /**
  * Takes the lease of `sessionId` and drives it (R57): the session is read again under the
  * lease, an agent is created on it (R51 rebuilds its inbox; restored waking items wake it), and
- * every remote send in the journal is applied in journal order as it commits (R55). Returns
+ * every remote send in the journal is applied in journal order as it commits (R55), and its live
+ * events are published for remote followers (R56). Returns
  * `undefined` when another process holds the lease.
  */
 export const driveSession = async (
@@ -40,6 +42,8 @@ export const driveSession = async (
     throw error
   }
   const agent = createAgent({ ...options, store })
+  // Before the remote sends are applied, so followers see their enqueue events too (R56).
+  const publishing = publishEvents(agent, pool, sessionId, settings)
   let lastApplied = Date.now()
   let releasing = false
   // A follower that fails (the database is gone) leaves the sends in the journal.
@@ -70,6 +74,7 @@ export const driveSession = async (
     await extensionsOf(agent)
       .release()
       .catch(() => undefined)
+    publishing.unsubscribe()
     await store.release().catch(() => undefined)
   }
   return { agent, store, quiet, release }

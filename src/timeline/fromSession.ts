@@ -1,6 +1,6 @@
 import type { SessionEvent } from '../contracts/events.js'
 import type { InboxRecord } from '../contracts/inbox.js'
-import { jsonSafe } from './jsonSafe.js'
+import { jsonSafe } from '../messages/jsonSafe.js'
 import type { TimelineEntry, TimelineRecord } from './types.js'
 
 /**

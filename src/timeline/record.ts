@@ -1,6 +1,6 @@
 import { filter, map, merge, Observable, Subject, type Subscription } from 'rxjs'
 import type { Agent } from '../contracts/agent.js'
-import { jsonSafe } from './jsonSafe.js'
+import { jsonSafe } from '../messages/jsonSafe.js'
 import type { TimelineEntry, TimelineRecord } from './types.js'
 
 export type RecordOptions = {

@@ -26,6 +26,8 @@ describe('the inbox commands of the terminal app', () => {
     ['/promote 1 2', { kind: 'usage', text: 'usage: /promote N (N from /inbox)' }],
     ['/move 1', { kind: 'usage', text: expect.stringContaining('usage: /move N M') }],
     ['/move 1 -2', { kind: 'usage', text: expect.stringContaining('usage: /move N M') }],
+    ['/followup later', { kind: 'queue', text: 'later' }],
+    ['/followup', { kind: 'unknown', text: '/followup' }],
   ])('R43, R45, R46: %j parses as %j', (line, command) => {
     expect(parseCommand(line)).toEqual(command)
   })

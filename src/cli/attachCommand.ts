@@ -1,0 +1,168 @@
+import { createInterface } from 'node:readline'
+import { parseArgs } from 'node:util'
+import type { AgentMessageId } from '../contracts/messages.js'
+import { errorText } from '../messages/errorText.js'
+import { connectSessions, openPostgresSession } from '../postgres.js'
+import { parseCommand } from './commands.js'
+import { COLORS, PLAIN } from './format.js'
+import { oneLine } from './inboxList.js'
+import { liveView } from './liveView.js'
+import { loadPg, pgMissing, poolFor } from './loadPg.js'
+import { receiptLine } from './receipts.js'
+
+export const ATTACH_USAGE = `Usage: steerable attach NAME [--database-url URL]
+
+Follows a session on PostgreSQL that another process drives (steerable --database-url URL
+--session NAME, or a worker) and sends into it: the transcript so far, then each event as it
+commits, with the owner's live status (and its streamed text in a terminal). Needs the pg
+package (npm install pg).
+
+What you type: plain text steers the running turn, and is a followup while the session is idle
+(the owner routes it by its own window when it applies it); /followup text (or /queue text)
+queues a followup; /steer text; /inject text adds context; /help; /quit or Ctrl-D leaves (the
+session keeps running). /cancel, /drop, /move, /promote and /inbox are not remote yet.
+
+Options:
+  --database-url URL  the database (or DATABASE_URL)
+  --events            also print the owner's live lifecycle events
+  -h, --help          show this help`
+
+type Io = {
+  readonly stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean }
+  readonly stdout: NodeJS.WritableStream & { readonly isTTY?: boolean }
+  readonly stderr: NodeJS.WritableStream
+}
+
+/**
+ * `steerable attach NAME`: returns the exit code (2: bad usage or no pg; 1: the database failed
+ * or a send could not be stored).
+ */
+export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> => {
+  let parsed: { values: { 'database-url'?: string; events?: boolean; help?: boolean }; positionals: string[] }
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        'database-url': { type: 'string' },
+        events: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+      strict: true,
+    })
+  } catch (error) {
+    io.stderr.write(`${(error as Error).message}\n\n${ATTACH_USAGE}\n`)
+    return 2
+  }
+  const { values, positionals } = parsed
+  if (values.help) {
+    io.stdout.write(`${ATTACH_USAGE}\n`)
+    return 0
+  }
+  const url = values['database-url'] ?? env.DATABASE_URL
+  const name = positionals[0]
+  const problem =
+    positionals.length !== 1 || !name
+      ? 'steerable attach: name the session: steerable attach NAME'
+      : !url
+        ? 'steerable attach: give the database with --database-url URL (or DATABASE_URL)'
+        : undefined
+  if (problem || !url || !name) {
+    io.stderr.write(`${problem}\n\n${ATTACH_USAGE}\n`)
+    return 2
+  }
+  const pg = await loadPg()
+  if (!pg) {
+    io.stderr.write(pgMissing('steerable attach'))
+    return 2
+  }
+  const pool = poolFor(pg, url, 3)
+  if (typeof pool === 'string') {
+    io.stderr.write(`${pool}\n`)
+    return 2
+  }
+  const client = connectSessions(pool, { pollMs: 250 })
+  let code = 0
+  let quitting = false
+  const write = (line: string) => {
+    if (!quitting) view.print(line)
+  }
+  const style = io.stdout.isTTY ? COLORS : PLAIN
+  let session: ReturnType<typeof client.session>
+  try {
+    session = client.session(name)
+  } catch (error) {
+    io.stderr.write(`steerable attach: ${errorText(error)}\n`)
+    await Promise.all([client.close(), pool.end()]).catch(() => {})
+    return 2
+  }
+  // A database that is not there, or has no tables, is said at once, not after the first line:
+  // reading the session (no lease taken) fails with the cause and what to do.
+  const unreachable = await openPostgresSession(pool, name).then(
+    (store) => void store.close?.(),
+    (error: unknown) => errorText(error),
+  )
+  if (unreachable !== undefined) {
+    io.stderr.write(`steerable attach: ${unreachable}\n`)
+    await Promise.all([client.close(), pool.end()]).catch(() => {})
+    return 1
+  }
+  const view = liveView(io.stdout, style, {
+    stream: io.stdout.isTTY === true,
+    events: values.events === true,
+  })
+  const input = createInterface({ input: io.stdin, terminal: false })
+  const following = session.transcript$.subscribe({
+    next: (event) => view.durable(event),
+    error: (error: unknown) => {
+      io.stderr.write(`steerable attach: ${errorText(error)}\n`)
+      code = 1
+      input.close()
+    },
+  })
+  following.add(session.events$.subscribe((event) => view.live(event)))
+  io.stdout.write(`attached to ${name} (plain text steers, a followup while idle; /help; /quit leaves)\n`)
+
+  const sends: Promise<unknown>[] = []
+  const track = (sent: Promise<AgentMessageId>, text: string) => {
+    const done = (line: string) => write(`${line} · ${oneLine(text, 60)}`)
+    sends.push(
+      sent.then(
+        (id) =>
+          void session.outcome(id).then(
+            (outcome) => done(receiptLine(outcome)),
+            () => undefined, // Only once the client is closed: nothing to say then.
+          ),
+        (error: unknown) => {
+          code = 1
+          done(`✗ not sent (${errorText(error)})`)
+        },
+      ),
+    )
+  }
+  for await (const line of input) {
+    const command = parseCommand(line)
+    if (command.kind === 'empty') continue
+    if (command.kind === 'quit') break
+    try {
+      if (command.kind === 'say' || command.kind === 'steer') track(session.steer(command.text), command.text)
+      else if (command.kind === 'queue') track(session.followup(command.text), command.text)
+      else if (command.kind === 'inject') {
+        const source = { kind: 'plugin', plugin: 'cli' } as const
+        track(session.inject({ content: [{ type: 'text', text: command.text }], source }), command.text)
+      } else if (command.kind === 'help') write(ATTACH_USAGE.slice(ATTACH_USAGE.indexOf('What you type')))
+      else if (command.kind === 'unknown' || command.kind === 'usage')
+        write(command.kind === 'usage' ? command.text : `unknown command: ${command.text} (try /help)`)
+      else write(`/${command.kind} is not available from another process yet`)
+    } catch (error) {
+      write(errorText(error))
+    }
+  }
+  // What was typed is stored before leaving; its outcome is the session's business.
+  await Promise.all(sends)
+  quitting = true
+  following.unsubscribe()
+  await client.close()
+  await pool.end().catch(() => {})
+  return code
+}

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto'
+import type { AgentEvent } from '../contracts/events.js'
+
+/**
+ * What `events$` of a remote session emits (R56): the owner's live events, and a marker where
+ * some were lost on the way. Live events travel as notifications, which PostgreSQL neither
+ * stores nor lets grow past about 8000 bytes: see `EventsLostEvent`.
+ */
+export type RemoteAgentEvent = AgentEvent | EventsLostEvent
+
+/**
+ * Some of the owner's live events did not reach this follower. Nothing durable is lost: the
+ * transcript (`transcript$`) holds everything that happened; only the live view has a gap.
+ *
+ * - `too-large`: one event did not fit in one notification (a stream delta never: it is split);
+ *   `eventType` says which kind of event it was.
+ * - `unsent`: the owner could not publish (the database failed or was too slow) and dropped
+ *   `count` events rather than hold up its agent or its memory.
+ * - `missed`: this follower missed notifications (its LISTEN connection was lost and opened again,
+ *   or the owner's NOTIFY failed); how many events is not known.
+ * - `invalid`: an event that arrived failed validation and was left out.
+ */
+export type EventsLostEvent = {
+  readonly type: 'remote/events-lost'
+  readonly reason: 'too-large' | 'unsent' | 'missed' | 'invalid'
+  /** How many events, when known. */
+  readonly count?: number
+  /** For `too-large` and `invalid`: the type of the event left out. */
+  readonly eventType?: string
+}
+
+/**
+ * The channel a session's live events are published on: one per session, so a follower hears
+ * only the session it follows. A channel is an identifier of at most 63 bytes, so it is named
+ * after a hash of the session id (the payload carries the id itself, which followers check).
+ */
+export const liveChannel = (sessionId: string): string =>
+  `steerable_live_${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}`
+
+/**
+ * The largest payload sent: PostgreSQL refuses a NOTIFY payload of 8000 bytes or more (in its
+ * default build), so a batch stays safely under.
+ */
+export const LIVE_PAYLOAD_BYTES = 7_900
+
+/** One notification: session `s`, publisher `p` (one per `publishEvents`), batch `n`, events `e`. */
+export type LiveBatch = {
+  readonly s: string
+  readonly p: string
+  readonly n: number
+  readonly e: readonly unknown[]
+}

@@ -1,0 +1,151 @@
+/**
+ * The terminal app on PostgreSQL, end to end with real processes: `steerable --database-url URL
+ * --session NAME` drives a session (it takes the lease, applies remote sends, publishes its live
+ * events) and `steerable attach NAME` in a second process follows it and sends into it (R55,
+ * R56): a steer typed there lands in the running turn, a followup runs next.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { build } from 'esbuild'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import type { SessionEvent } from '../../src/index.js'
+import { type Child, watchChild } from '../support/childProcesses.js'
+import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+
+// Inside the package, so the app's lazy import('pg') finds node_modules/pg as an app's would.
+const root = mkdtempSync(join(import.meta.dirname, '..', '..', 'node_modules', '.steerable-cli-'))
+const cli = join(root, 'cli.mjs')
+let db: TestDatabase
+const running = new Set<ChildProcess>()
+beforeAll(async () => {
+  db = await createTestDatabase()
+  await build({
+    entryPoints: ['src/cli.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: cli,
+    logLevel: 'silent',
+  })
+}, 60_000)
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL')
+  running.clear()
+})
+afterAll(async () => {
+  rmSync(root, { recursive: true, force: true })
+  await db.drop()
+})
+
+// The demo model's tool call takes long enough for the attached process to steer into the turn.
+const demo = { STEERABLE_DEMO_WORD_MS: '10', STEERABLE_DEMO_TOOL_MS: '2500' }
+const env = { ...process.env, ...demo, OPENAI_BASE_URL: '', OPENAI_API_KEY: '', DATABASE_URL: '' }
+const start = (args: readonly string[]): Child & { type(text: string): void; end(): void } => {
+  const proc = spawn(process.execPath, [cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env })
+  return {
+    ...watchChild(proc, running),
+    type: (text) => proc.stdin?.write(`${text}\n`),
+    end: () => proc.stdin?.end(),
+  }
+}
+const run = (args: readonly string[]) =>
+  spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60_000, env, input: '' })
+const transcript = async (session: string) => {
+  const { rows } = await db.pool.query(
+    'SELECT event FROM steerable_events WHERE session_id = $1 ORDER BY seq',
+    [session],
+  )
+  return rows.map((r) => r.event as SessionEvent)
+}
+
+let shown: Child[] = []
+/** The first line matching `pattern`; after 20 s, a failure that shows what each process printed. */
+const expectLine = (child: Child, pattern: RegExp) =>
+  Promise.race([
+    child.line(pattern),
+    new Promise<never>((_, reject) =>
+      setTimeout(
+        () => reject(new Error(`no ${pattern} in:\n${shown.map((c) => c.lines.join('\n')).join('\n---\n')}`)),
+        20_000,
+      ).unref(),
+    ),
+  ])
+
+it('R55, R56: a second terminal attached to a session steers its running turn and queues a followup', async () => {
+  const driver = start(['--database-url', db.url, '--session', 'desk'])
+  await expectLine(driver, /^driving desk on PostgreSQL/)
+  const attached = start(['attach', 'desk', '--database-url', db.url])
+  shown = [driver, attached]
+  await expectLine(attached, /^attached to desk/)
+  attached.type('/followup tell me about rxjs')
+  // The owner's live status reached the attached process (events$): the turn runs.
+  await expectLine(attached, /^· running$/)
+  attached.type('be brief')
+  await expectLine(attached, /^✓ steered into 1\.\d+ · be brief$/)
+  attached.type('/followup and then operators')
+  await expectLine(attached, /^✓ ran as turn 2 · and then operators$/)
+  await expectLine(attached, /^· idle$/)
+  attached.end()
+  expect((await attached.exit).code).toBe(0)
+  expect(attached.lines).toContain('you › tell me about rxjs')
+  expect(attached.lines).toContain('you (steer) › be brief')
+  expect(attached.lines.some((l) => l.startsWith('assistant › ') && l.includes('You said "be brief"'))).toBe(
+    true,
+  )
+
+  driver.end()
+  const exit = await driver.exit
+  expect(exit.code).toBe(0)
+  expect(exit.stderr).toBe('')
+  expect(driver.lines).toContain('you (steer) › be brief')
+  expect(driver.lines).toContain('you › and then operators')
+  const steering = (await transcript('desk')).find((e) => e.type === 'steering/message')
+  expect(steering?.data).toMatchObject({ turn: 1, content: [{ type: 'text', text: 'be brief' }] })
+}, 120_000)
+
+it('R54: a second driver of the same session is refused with a clear error (exit 1)', async () => {
+  const driver = start(['--database-url', db.url, '--session', 'taken'])
+  await driver.line(/^driving taken/)
+  const second = run(['--database-url', db.url, '--session', 'taken'])
+  expect(second.status).toBe(1)
+  expect(second.stderr).toMatch(/^steerable: .*taken/)
+  driver.end()
+  expect((await driver.exit).code).toBe(0)
+}, 90_000)
+
+const closed = 'postgres://x:y@127.0.0.1:1/none'
+
+it('R59: a database that is not there gives its cause and exit 1, driving or attaching', () => {
+  const driving = run(['--database-url', closed, '--session', 's'])
+  expect(driving.status).toBe(1)
+  expect(driving.stderr).toMatch(/^steerable: .*ECONNREFUSED/)
+  const attaching = run(['attach', 's', '--database-url', closed])
+  expect(attaching.status).toBe(1)
+  expect(attaching.stderr).toMatch(/^steerable attach: .*ECONNREFUSED/)
+}, 90_000)
+
+it('a URL that is not one, --database-url without --session, attach without a name: exit 2', () => {
+  const typo = run(['--database-url', 'localhost:5432', '--session', 's'])
+  expect(typo.status).toBe(2)
+  expect(typo.stderr).toMatch(/--database-url: expected a URL like postgres:\/\//)
+  const noSession = run(['--database-url', closed])
+  expect(noSession.status).toBe(2)
+  expect(noSession.stderr).toMatch(/--database-url: also give --session NAME/)
+  const noName = run(['attach', '--database-url', closed])
+  expect(noName.status).toBe(2)
+  expect(noName.stderr).toMatch(/name the session/)
+}, 90_000)
+
+it('--help lists --database-url and steerable attach; attach --help explains what typing does', () => {
+  const help = run(['--help'])
+  expect(help.status).toBe(0)
+  expect(help.stdout).toMatch(/--database-url URL/)
+  expect(help.stdout).toMatch(/steerable attach NAME/)
+  const attach = run(['attach', '--help'])
+  expect(attach.status).toBe(0)
+  expect(attach.stdout).toMatch(
+    /plain text steers the running turn, and is a followup while the session is idle/,
+  )
+})
