@@ -7,7 +7,7 @@
  * `pollMs` of the resuming worker; the resuming worker starts a random fraction of `pollMs` before
  * the kill, so its scans fall anywhere in the interval. Run with `npx tsx
  * bench/postgresFailover.ts` (or `npm run bench`); a server of its own, or DATABASE_URL. Prints a
- * table; asserts nothing. Environment: BENCH_PG_FAILOVERS (repetitions per pollMs, default 8),
+ * table; asserts nothing. Environment: BENCH_PG_FAILOVERS (repetitions per pollMs, default 6),
  * BENCH_PG_FAILOVER_POLL_MS (comma-separated, default `1000,250`; 1000 is createWorker's default).
  */
 import pg from 'pg'
@@ -29,7 +29,7 @@ import {
 const { loadPostgres } = await import('./lib/built.js')
 const { connectSessions, migrate } = await loadPostgres()
 
-const REPS = Number(process.env.BENCH_PG_FAILOVERS ?? 8)
+const REPS = Number(process.env.BENCH_PG_FAILOVERS ?? 6)
 const POLLS = (process.env.BENCH_PG_FAILOVER_POLL_MS ?? '1000,250').split(',').map((s) => Number(s.trim()))
 
 const db = await benchDatabase('steerable_bench_failover', 8)
