@@ -55,11 +55,14 @@ const failover = async (id: string, pollMs: number): Promise<Sample> => {
   const session = client.session(id)
   const sent = [await session.followup('first'), await session.followup('second')]
   await lineAfter(owner, new RegExp(`^step ${id} 1 `), 0)
-  const { rows: locks } = await watcher.query(
-    `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted`,
-  )
-  if (locks.length !== 1) throw new Error(`bench: expected one advisory lock, found ${locks.length}`)
-  const leasePid = Number(locks[0].pid)
+  // The owner's lease is the only advisory lock once the last repetition's workers are gone.
+  let locks: { pid: number }[] = []
+  for (let tries = 0; locks.length !== 1; tries++) {
+    if (tries > 0) await sleep(5)
+    if (tries > 2_000) throw new Error(`bench: expected one advisory lock, found ${locks.length}`)
+    locks = (await watcher.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted`)).rows
+  }
+  const leasePid = Number(locks[0]!.pid)
   const { rows: epochs } = await watcher.query('SELECT epoch FROM steerable_sessions WHERE id = $1', [id])
   const ownerEpoch = Number(epochs[0].epoch)
 
