@@ -43,7 +43,7 @@ it('R57, R52, R54, R55: 3 workers, 50 sessions, 4 clients, SIGKILLs mid-turn: ev
     operations: 120,
     paceMs: 120,
     killEveryMs: 1_200,
-    stepMs: 40,
+    stepMs: 80,
     settleMs: 30_000,
     ...(process.env.CLUSTER_LOG
       ? { log: (line: string) => console.log(`${new Date().toISOString()} ${line}`) }
@@ -51,6 +51,7 @@ it('R57, R52, R54, R55: 3 workers, 50 sessions, 4 clients, SIGKILLs mid-turn: ev
   })
   const { violations, counts } = await checkCluster(db.pool, 'cluster', run)
   const report = `seed ${seed} (CLUSTER_SEED=${seed} replays the clients' mix)\n${formatCounts(counts)}`
+  if (process.env.CLUSTER_LOG) console.log(report)
   expect(violations, report).toStrictEqual([])
   // It did what it says: kills landed mid-turn and cut turns off, ids were delivered every way
   // and refused.

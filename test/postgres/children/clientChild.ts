@@ -1,7 +1,8 @@
 /**
  * A client process of the cluster test: `connectSessions` on DATABASE_URL, then OPS operations
  * drawn from the table in cluster/operations.ts with a seeded random (SEED), each into one of
- * SESSIONS (comma-separated), PACE_MS apart on average, without waiting for the earlier ones.
+ * SESSIONS (comma-separated; half the time the previous operation's), PACE_MS apart on average,
+ * without waiting for the earlier ones.
  * An operation that needs a target picks one of this client's earlier sends to that session, so
  * the mix depends on the seed alone. Prints `op <json record>` as each operation resolves (or
  * with `error` as it fails), then `done`. Environment: DATABASE_URL, CLIENT, SESSIONS, SEED, OPS,
@@ -29,8 +30,12 @@ const write = (line: string) => process.stdout.write(`${line}\n`)
 const sent = new Map<string, Promise<AgentMessageId | undefined>[]>()
 const sends = OPERATIONS.filter((o) => o.effect === 'send')
 
+let lastSession: string | undefined
 const operate = (n: number): Promise<unknown> => {
-  const sessionId = sessions[Math.floor(random() * sessions.length)]!
+  // Half the time the session of the previous operation: a steer then reaches a turn that runs.
+  const stay = random() < 0.5
+  const sessionId = (stay && lastSession) || sessions[Math.floor(random() * sessions.length)]!
+  lastSession = sessionId
   const earlier = sent.get(sessionId) ?? []
   const picked = pickOperation(OPERATIONS, random)
   // With nothing to target yet, a targeted operation becomes a send.
