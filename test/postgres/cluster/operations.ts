@@ -35,8 +35,8 @@ export type Operation = {
   readonly effect: Effect
   /** For a send: how it may be delivered (R4: by the owner's window when it applies the send). */
   readonly delivers?: readonly DeliveredAs[]
-  /** A send resolves with its id, anything else with nothing. */
-  run(context: OperationContext): Promise<AgentMessageId | undefined>
+  /** A send resolves with its id; what anything else resolves with is ignored. */
+  run(context: OperationContext): Promise<unknown>
 }
 
 export const OPERATIONS: readonly Operation[] = [

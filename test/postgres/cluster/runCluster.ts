@@ -166,10 +166,12 @@ export const runCluster = async (programs: ClusterPrograms, options: ClusterOpti
   }
   await waitForSettled(options, records, log)
   await waitForQuiet(workers)
+  // Each distinct error once, with how often the workers reported it.
+  const errors = new Map<string, number>()
   for (const worker of [...retired, ...workers])
-    problems.push(
-      ...worker.lines.filter((l) => l.startsWith('error ')).map((l) => `worker ${worker.pid}: ${l}`),
-    )
+    for (const line of worker.lines)
+      if (line.startsWith('error ')) errors.set(line, (errors.get(line) ?? 0) + 1)
+  for (const [line, n] of errors) problems.push(`workers: ${line} (${n} times)`)
   programs.worker.killAll()
   return { sessionIds, records, kills, killsMidTurn, cuts, problems }
 }
