@@ -43,6 +43,7 @@ const add = (total: ClusterCounts | undefined, counts: ClusterCounts): ClusterCo
     kills: total.kills + counts.kills,
     killsMidTurn: total.killsMidTurn + counts.killsMidTurn,
     cutTurns: total.cutTurns + counts.cutTurns,
+    timeouts: total.timeouts + counts.timeouts,
     sessions: total.sessions + counts.sessions,
     epochs: total.epochs + counts.epochs,
     events: total.events + counts.events,

@@ -19,6 +19,8 @@ export type ClusterCounts = {
   readonly killsMidTurn: number
   /** Turns a kill cut off that a later owner ran to their end (committed after the kill). */
   readonly cutTurns: number
+  /** Database operations of the workers that timed out (see `ClusterRun.timeouts`). */
+  readonly timeouts: number
   readonly sessions: number
   /** Leases taken, summed over the sessions (each session's fencing counter). */
   readonly epochs: number
@@ -68,6 +70,7 @@ export const checkCluster = async (
     kills: run.kills,
     killsMidTurn: run.killsMidTurn,
     cutTurns: countCutTurns(sessions, run.cuts),
+    timeouts: run.timeouts,
     sessions: sessions.size,
     epochs: [...sessions.values()].reduce((sum, s) => sum + s.epoch, 0),
     events: [...sessions.values()].reduce((sum, s) => sum + s.events.length, 0),
@@ -86,6 +89,6 @@ export const formatCounts = (counts: ClusterCounts): string =>
       .filter((kind, i, all) => all.indexOf(kind) === i)
       .map((kind) => `${kind} ${counts.settled[kind] ?? 0}`)
       .join(', ')}`,
-    `kills: ${counts.kills} (${counts.killsMidTurn} mid-turn), turns cut off: ${counts.cutTurns}`,
+    `kills: ${counts.kills} (${counts.killsMidTurn} mid-turn), turns cut off: ${counts.cutTurns}, worker timeouts: ${counts.timeouts}`,
     `sessions: ${counts.sessions}, epochs: ${counts.epochs}, events: ${counts.events}`,
   ].join('\n')

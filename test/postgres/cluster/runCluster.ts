@@ -46,8 +46,14 @@ export type ClusterRun = {
   readonly killsMidTurn: number
   /** The turns whose model request or tool run was in flight in a killed worker, and when. */
   readonly cuts: readonly { readonly session: string; readonly turn: number; readonly killedAt: number }[]
-  /** `error …` lines of the workers, and clients that did not finish. */
+  /** Clients that did not finish, and the workers' errors other than timeouts, each once with a count. */
   readonly problems: readonly string[]
+  /**
+   * How many times a worker reported a database operation that timed out (R59: a typed error,
+   * never a hang). A worker carries on after one; on a loaded machine a scan can wait that long
+   * for a connection of its pool, so these are counted, not violations.
+   */
+  readonly timeouts: number
 }
 
 export type ClusterPrograms = { readonly worker: ChildProgram; readonly client: ChildProgram }
@@ -168,12 +174,15 @@ export const runCluster = async (programs: ClusterPrograms, options: ClusterOpti
   await waitForQuiet(workers)
   // Each distinct error once, with how often the workers reported it.
   const errors = new Map<string, number>()
+  let timeouts = 0
   for (const worker of [...retired, ...workers])
-    for (const line of worker.lines)
-      if (line.startsWith('error ')) errors.set(line, (errors.get(line) ?? 0) + 1)
+    for (const line of worker.lines) {
+      if (/^error DatabaseTimeoutError: /.test(line)) timeouts++
+      else if (line.startsWith('error ')) errors.set(line, (errors.get(line) ?? 0) + 1)
+    }
   for (const [line, n] of errors) problems.push(`workers: ${line} (${n} times)`)
   programs.worker.killAll()
-  return { sessionIds, records, kills, killsMidTurn, cuts, problems }
+  return { sessionIds, records, kills, killsMidTurn, cuts, problems, timeouts }
 }
 
 /** Until every id a send returned is carried by an event or settled in the journal. */
