@@ -78,6 +78,27 @@ export const OPERATIONS: readonly Operation[] = [
     delivers: ['steering'],
     run: ({ session, text, roll }) => session.steer(text, { turn: 1 + Math.floor(roll * 6) }),
   },
+  // The inbox controls (R43–R46) and cancel (R58), applied by the owner in journal order.
+  { kind: 'remove', weight: 1, effect: 'withdraw', run: ({ session, target }) => session.remove(target) },
+  {
+    kind: 'replace',
+    weight: 1,
+    effect: 'replace',
+    run: ({ session, target, text }) => session.replace(target, text),
+  },
+  {
+    kind: 'move',
+    weight: 1,
+    effect: 'reorder',
+    run: ({ session, target, roll }) => session.move(target, Math.floor(roll * 3)),
+  },
+  { kind: 'promote', weight: 1, effect: 'reorder', run: ({ session, target }) => session.promote(target) },
+  {
+    kind: 'cancel',
+    weight: 0.5,
+    effect: 'cancel',
+    run: ({ session, roll }) => session.cancel(undefined, { keepInbox: roll < 0.5 }),
+  },
 ]
 
 /** The followup the harness sends into every session at the end, once the clients are done. */
