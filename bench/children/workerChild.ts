@@ -20,9 +20,9 @@ const steps = env('STEPS', 0)
 const stepMs = env('STEP_MS', 0)
 const now = () => performance.timeOrigin + performance.now()
 
-// Each driven session holds two connections: its lease, and the LISTEN of its remote sends
-// (store.remoteSends$ opens a hub of its own); its reads and the worker's scans need more.
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 * concurrency + 4 })
+// Each driven session holds its lease's connection; the sessions share one LISTEN connection,
+// and reads, scans and publishing borrow more for a moment.
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: concurrency + 4 })
 pool.on('error', () => {})
 process.stdin.on('end', () => process.exit(0))
 process.stdin.resume()

@@ -1,20 +1,20 @@
 import { concat, defer, finalize, from, Observable } from 'rxjs'
 import { databaseError } from './databaseErrors.js'
 import { PAGE } from './followTranscript.js'
-import { notificationHub } from './notificationHub.js'
 import type { PostgresPool } from './pgTypes.js'
 import { REMOTE_EDIT_OPS } from './remoteEditRecord.js'
 import { REMOTE_SEND_OP } from './remoteSendRecord.js'
 import { checkRemoteEdit, checkRemoteSend, type PendingRemoteRequest } from './remoteSends.js'
 import { serialReads } from './serialReads.js'
+import { acquireSharedHub } from './sharedHub.js'
 import { withConnection } from './timeouts.js'
 import { INBOX_CHANNEL } from './writeRemoteSend.js'
 
 /**
  * For the owner of `sessionId` (R55, R58): the remote requests (sends and edits) that were
  * waiting when it read the session (`pending`), then each one stored after journal number
- * `afterSeq`, as it commits, in journal order. Woken by the sender's notification and, as the fallback, every `pollMs`; it
- * listens on a connection of its own while subscribed. A failed read ends it with its
+ * `afterSeq`, as it commits, in journal order. Woken by the sender's notification and, as the
+ * fallback, every `pollMs`; the sessions a process owns on one pool share one LISTEN connection. A failed read ends it with its
  * `SessionStoreError`.
  */
 export const remoteRequests$ = (
@@ -26,7 +26,8 @@ export const remoteRequests$ = (
   pollMs: number,
 ): Observable<PendingRemoteRequest> =>
   defer(() => {
-    const hub = notificationHub(pool, ms)
+    const shared = acquireSharedHub(pool, ms)
+    const { hub } = shared
     const newer = new Observable<PendingRemoteRequest>((subscriber) => {
       let after = afterSeq
       const reads = serialReads(
@@ -64,5 +65,5 @@ export const remoteRequests$ = (
         unlisten()
       }
     })
-    return concat(from(pending), newer).pipe(finalize(() => void hub.close()))
+    return concat(from(pending), newer).pipe(finalize(() => shared.release()))
   })

@@ -19,7 +19,8 @@ export type PostgresSessionStore = SessionStore & {
   readonly remoteSends: readonly PendingRemoteSend[]
   /**
    * `remoteSends`, then each remote send stored after the last read, as it commits, in journal
-   * order: what the owner applies (R55). Listens on a connection of its own while subscribed.
+   * order: what the owner applies (R55). The sessions a process owns on one pool share one LISTEN
+   * connection while subscribed.
    */
   readonly remoteSends$: Observable<PendingRemoteSend>
   /**

@@ -4,6 +4,7 @@
  * steer lands in the running turn), and the client's `outcome(id)` reads what became of it from
  * the database. A new owner applies only what left no trace.
  */
+import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createAgent } from '../../src/index.js'
 import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
@@ -68,3 +69,42 @@ it('R55: a refusal the owner decides is settled in the journal, and the client r
   await store.release()
   await client.close()
 })
+
+it('R55: the sessions one process owns on a pool share one LISTEN connection, and a remote send still reaches each', async () => {
+  const pool = new pg.Pool({ connectionString: db.url, application_name: 'shared-listen', max: 8 })
+  pool.on('error', () => {})
+  const owned = await Promise.all(
+    ['listen-a', 'listen-b', 'listen-c', 'listen-d'].map(async (id) => {
+      const store = await openPostgresSession(pool, id, { pollMs: 60_000 })
+      await store.takeLease()
+      const { agent } = setup(['ok'], { store })
+      return { id, store, agent, feed: applyRemoteSends(agent, store) }
+    }),
+  )
+  const listening = async (): Promise<number> => {
+    const { rows } = await db.pool.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+       WHERE application_name = 'shared-listen' AND query LIKE 'LISTEN%'`,
+    )
+    return (rows[0] as { n: number }).n
+  }
+  for (let tries = 0; (await listening()) === 0 && tries < 200; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  expect(await listening()).toBe(1)
+  // Woken through the shared connection (polling is a minute away).
+  const client = connectSessions(db.pool)
+  await Promise.all(owned.map(({ id }) => client.session(id).followup(`to ${id}`)))
+  for (const { agent } of owned) {
+    for (let tries = 0; agent.status === 'idle' && agent.session.events.length === 0 && tries < 400; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    await agent.whenIdle()
+    expect(agent.session.messages().map((m) => m.role)).toEqual(['user', 'assistant'])
+  }
+  for (const { agent, store, feed } of owned) {
+    feed.unsubscribe()
+    await agent.dispose()
+    await store.release()
+  }
+  await client.close()
+  await pool.end()
+}, 60_000)
