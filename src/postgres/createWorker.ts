@@ -3,7 +3,9 @@ import type { DatabaseOptions } from './databaseErrors.js'
 import { type DrivenSession, driveSession } from './driveSession.js'
 import type { PostgresPool } from './pgTypes.js'
 import { sessionsWithWork } from './sessionsWithWork.js'
+import { acquireSharedHub } from './sharedHub.js'
 import { DEFAULT_TIMEOUT_MS, withConnection } from './timeouts.js'
+import { INBOX_CHANNEL } from './writeRemoteSend.js'
 
 export type WorkerOptions = DatabaseOptions & {
   readonly pool: PostgresPool
@@ -11,7 +13,10 @@ export type WorkerOptions = DatabaseOptions & {
   readonly agent: (sessionId: string) => Omit<AgentOptions, 'store'>
   /** How many sessions it drives at once; default 4. */
   readonly concurrency?: number
-  /** How often it scans for sessions with waiting work; default 1000 ms (R55's fallback). */
+  /**
+   * How often it scans for sessions with waiting work when no notification came; default 1000 ms
+   * (R55's fallback). A remote send or edit into a session it does not drive wakes a scan at once.
+   */
   readonly pollMs?: number
   /** How long a session stays open once it is idle with nothing new applied; default 1000 ms. */
   readonly idleMs?: number
@@ -27,8 +32,9 @@ export type Worker = {
 }
 
 /**
- * Serves every session with waiting work (R57): it scans for them when it starts and every
- * `pollMs`, takes the lease of each (another worker holding it is skipped), drives it until it is
+ * Serves every session with waiting work (R57): it scans for them when it starts, whenever a
+ * remote send or edit is stored into a session it does not drive (LISTEN), and every `pollMs`
+ * (the fallback, and how it finds sessions an owner released or left behind); it takes the lease of each (another worker holding it is skipped), drives it until it is
  * idle and quiet for `idleMs`, then releases it. A session it found nothing to do in is not opened
  * again until its journal changes. A worker that dies releases its sessions with its connections;
  * another one resumes them from the log and the journal.
@@ -43,6 +49,8 @@ export const createWorker = (options: WorkerOptions): Worker => {
   const nothingAt = new Map<string, number>()
   let closed = false
   let timer: ReturnType<typeof setTimeout> | undefined
+  let scanning = false
+  let again = false
 
   const serve = async (id: string, inboxSeq: number): Promise<void> => {
     driven.set(id, undefined)
@@ -67,6 +75,7 @@ export const createWorker = (options: WorkerOptions): Worker => {
   const scan = async (): Promise<void> => {
     timer = undefined
     if (closed) return
+    scanning = true
     try {
       const free = concurrency - driven.size
       if (free > 0) {
@@ -82,12 +91,24 @@ export const createWorker = (options: WorkerOptions): Worker => {
     } catch (error) {
       onError(error)
     }
-    schedule(pollMs)
+    scanning = false
+    schedule(again ? 0 : pollMs)
+    again = false
   }
   const schedule = (delay: number): void => {
     if (closed || timer) return
     timer = setTimeout(() => void scan(), delay)
   }
+  /** A request stored into a session this worker does not drive: scan now (once at a time). */
+  const wake = (sessionId: string): void => {
+    if (closed || driven.has(sessionId)) return
+    if (scanning) return void (again = true)
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    schedule(0)
+  }
+  const shared = acquireSharedHub(options.pool, ms)
+  const unfollow = shared.hub.follow(INBOX_CHANNEL, wake)
   schedule(0)
 
   return {
@@ -97,6 +118,8 @@ export const createWorker = (options: WorkerOptions): Worker => {
     close: async () => {
       closed = true
       if (timer) clearTimeout(timer)
+      unfollow()
+      shared.release()
       await Promise.all([...driven.values()].map((session) => session?.release()))
       while (driven.size > 0) await new Promise((resolve) => setTimeout(resolve, 10))
     },

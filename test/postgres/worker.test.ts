@@ -41,6 +41,26 @@ const committed = async (session: string) => {
 }
 
 describe('R57: createWorker', () => {
+  it('R57, R55: a remote send into a session nobody drives wakes the worker at once, without waiting for its scan', async () => {
+    const worker = createWorker({
+      pool: db.pool,
+      agent: () => ({ model: scriptedModel(['woken']) }),
+      pollMs: 600_000,
+      idleMs: 100,
+    })
+    const client = connectSessions(db.pool, { pollMs: 100 })
+    try {
+      // The worker's first scan (at start) finds nothing; the next is ten minutes away.
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const session = client.session('woken')
+      const id = await session.followup('are you there?')
+      expect(await session.outcome(id)).toMatchObject({ kind: 'delivered', as: 'prompt', turn: 1 })
+    } finally {
+      await worker.close()
+      await client.close()
+    }
+  }, 30_000)
+
   it('R57, R55: serves remote followups in two sessions, in order, and releases them when idle', async () => {
     const worker = createWorker({
       pool: db.pool,
