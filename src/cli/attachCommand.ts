@@ -19,8 +19,10 @@ package (npm install pg).
 
 What you type: plain text steers the running turn, and is a followup while the session is idle
 (the owner routes it by its own window when it applies it); /followup text (or /queue text)
-queues a followup; /steer text; /inject text adds context; /help; /quit or Ctrl-D leaves (the
-session keeps running). /cancel, /drop, /move, /promote and /inbox are not remote yet.
+queues a followup; /steer text; /inject text adds context; /cancel cancels the running turn and
+discards what waits (/cancel keep keeps it; with no owner it applies to the stored inbox); /help;
+/quit or Ctrl-D leaves (the session keeps running). /drop, /move, /promote and /inbox need the
+owner's inbox, which another process does not see: use them where the session runs.
 
 Options:
   --database-url URL  the database (or DATABASE_URL)
@@ -150,10 +152,21 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
       else if (command.kind === 'inject') {
         const source = { kind: 'plugin', plugin: 'cli' } as const
         track(session.inject({ content: [{ type: 'text', text: command.text }], source }), command.text)
+      } else if (command.kind === 'cancel') {
+        const what = command.keepInbox ? 'cancel (keeping the inbox)' : 'cancel'
+        sends.push(
+          session.cancel({ kind: 'user' }, { keepInbox: command.keepInbox }).then(
+            () => write(`✓ ${what} sent`),
+            (error: unknown) => {
+              code = 1
+              write(`✗ ${what} not sent (${errorText(error)})`)
+            },
+          ),
+        )
       } else if (command.kind === 'help') write(ATTACH_USAGE.slice(ATTACH_USAGE.indexOf('What you type')))
       else if (command.kind === 'unknown' || command.kind === 'usage')
         write(command.kind === 'usage' ? command.text : `unknown command: ${command.text} (try /help)`)
-      else write(`/${command.kind} is not available from another process yet`)
+      else write(`/${command.kind} needs the owner's inbox: use it where the session runs`)
     } catch (error) {
       write(errorText(error))
     }

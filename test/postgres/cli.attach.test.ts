@@ -105,6 +105,30 @@ it('R55, R56: a second terminal attached to a session steers its running turn an
   expect(steering?.data).toMatchObject({ turn: 1, content: [{ type: 'text', text: 'be brief' }] })
 }, 120_000)
 
+it('R58: /cancel typed in the attached terminal cancels the running turn and discards what waits', async () => {
+  const driver = start(['--database-url', db.url, '--session', 'halt'])
+  await expectLine(driver, /^driving halt on PostgreSQL/)
+  const attached = start(['attach', 'halt', '--database-url', db.url])
+  shown = [driver, attached]
+  await expectLine(attached, /^attached to halt/)
+  attached.type('/followup a long story')
+  await expectLine(attached, /^· running$/)
+  attached.type('/followup never told')
+  attached.type('/cancel')
+  await expectLine(attached, /^✓ cancel sent$/)
+  await expectLine(attached, /^✗ dropped \(cancel\) · never told$/)
+  await expectLine(attached, /^· idle$/)
+  attached.end()
+  expect((await attached.exit).code).toBe(0)
+  driver.end()
+  expect((await driver.exit).code).toBe(0)
+  const events = await transcript('halt')
+  expect(events.filter((e) => e.type === 'turn/end').map((e) => e.data)).toMatchObject([
+    { turn: 1, reason: { kind: 'aborted' } },
+  ])
+  expect(JSON.stringify(events)).not.toContain('never told')
+}, 120_000)
+
 it('R54: a second driver of the same session is refused with a clear error (exit 1)', async () => {
   const driver = start(['--database-url', db.url, '--session', 'taken'])
   await driver.line(/^driving taken/)
