@@ -102,7 +102,10 @@ export const createWorker = (options: WorkerOptions): Worker => {
   /** A request stored into a session this worker does not drive: scan now (once at a time). */
   const wake = (sessionId: string): void => {
     if (closed || driven.has(sessionId)) return
-    if (scanning) return void (again = true)
+    if (scanning) {
+      again = true
+      return
+    }
     if (timer) clearTimeout(timer)
     timer = undefined
     schedule(0)
