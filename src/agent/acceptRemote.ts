@@ -2,7 +2,7 @@ import type { AgentMessageId, SendOptions } from '../contracts/messages.js'
 import type { RemoteApplied, RemoteSend } from '../contracts/remote.js'
 import type { RefusalData } from '../machine/inputs.js'
 import { errorText } from '../messages/errorText.js'
-import { userTextMessage } from '../messages/userText.js'
+import { messageOf } from '../messages/userText.js'
 import { parseSendOptions, parseSendValue } from '../messages/validate.js'
 import type { AcceptedSend } from '../runtime/splitSends.js'
 
@@ -33,10 +33,7 @@ export const remoteSends =
       const options = parseSendOptions(send.options, 'send()')
       const value = parseSendValue(send.input, 'send()')
       deps.checkPolicy(options)
-      const message =
-        typeof value === 'string'
-          ? userTextMessage(id, value)
-          : Object.freeze({ id, content: value.content, source: value.source })
+      const message = messageOf(id, value)
       deps.enter({ message, options, text: typeof value === 'string' ? value : undefined })
       return 'accepted'
     } catch (error) {

@@ -1,7 +1,7 @@
 import { AgentDisposedError, InvalidInputError } from '../contracts/errors.js'
 import type { AgentMessageId, SendInput } from '../contracts/messages.js'
 import type { Command } from '../machine/inputs.js'
-import { userTextMessage } from '../messages/userText.js'
+import { messageOf } from '../messages/userText.js'
 import { parseSendValue } from '../messages/validate.js'
 
 /** An id as the inbox controls take it (here and from a remote client): one that send() returned. */
@@ -32,10 +32,7 @@ export const inboxControl = (deps: {
       const checked = checkId(id, 'replace()')
       // Validated and snapshotted exactly like a send (R1, R2); the same id is kept.
       const value = parseSendValue(input, 'replace()')
-      const message =
-        typeof value === 'string'
-          ? userTextMessage(checked, value)
-          : Object.freeze({ id: checked, content: value.content, source: value.source })
+      const message = messageOf(checked, value)
       accepting('replace()')
       deps.command({ type: 'replace', message })
     },

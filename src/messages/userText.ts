@@ -21,3 +21,12 @@ export const userTextMessage = (id: AgentMessageId, text: string): AgentMessage 
     content: Object.freeze([Object.freeze({ type: 'text', text } as const)]),
     source: userSource,
   })
+
+/**
+ * The message of a checked send value (`parseSendValue`): the string shorthand as
+ * `userTextMessage`, or the snapshotted `{content, source}` under `id`, frozen.
+ */
+export const messageOf = (id: AgentMessageId, value: string | UserMessageData): AgentMessage =>
+  typeof value === 'string'
+    ? userTextMessage(id, value)
+    : Object.freeze({ id, content: value.content, source: value.source })

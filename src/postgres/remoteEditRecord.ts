@@ -3,7 +3,7 @@ import { checkId } from '../agent/inboxControl.js'
 import { InvalidInputError } from '../contracts/errors.js'
 import type { AgentCancelCause, AgentMessage, AgentMessageId } from '../contracts/messages.js'
 import type { RemoteEdit } from '../contracts/remote.js'
-import { userTextMessage } from '../messages/userText.js'
+import { messageOf } from '../messages/userText.js'
 import { parseCancelArgs, parseSendValue } from '../messages/validate.js'
 
 /**
@@ -53,10 +53,7 @@ export const remoteRemove = (id: unknown): RemoteEditRecord =>
 export const remoteReplace = (id: unknown, input: unknown): RemoteEditRecord => {
   const checked = checkId(id, 'replace()')
   const value = parseSendValue(input, 'replace()')
-  const message =
-    typeof value === 'string'
-      ? userTextMessage(checked, value)
-      : Object.freeze({ id: checked, content: value.content, source: value.source })
+  const message = messageOf(checked, value)
   return Object.freeze({ op: 'remote-replace', request: request(), message })
 }
 

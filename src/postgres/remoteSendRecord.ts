@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../contracts/errors.js'
 import type { AgentMessage, SendOptions } from '../contracts/messages.js'
 import { mintMessageId } from '../messages/mint.js'
-import { userTextMessage } from '../messages/userText.js'
+import { messageOf } from '../messages/userText.js'
 import { parsePresetOptions, parseSendOptions, parseSendValue } from '../messages/validate.js'
 
 /**
@@ -52,9 +52,6 @@ export const acceptRemoteSend = (
   }
   const value = parseSendValue(input, call)
   const id = mintMessageId()
-  const message =
-    typeof value === 'string'
-      ? userTextMessage(id, value)
-      : Object.freeze({ id, content: value.content, source: value.source })
+  const message = messageOf(id, value)
   return Object.freeze({ op: REMOTE_SEND_OP, message, options: checked })
 }
