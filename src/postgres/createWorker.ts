@@ -61,6 +61,9 @@ export const createWorker = (options: WorkerOptions): Worker => {
         idleMs,
       })
       if (!session) return
+      // Closed while the lease was being taken: close() could not release a session it did not
+      // have yet, so let it go here rather than drive it (a long turn would hold close() open).
+      if (closed) return void (await session.release())
       driven.set(id, session)
       await session.quiet
       await session.release()
