@@ -139,7 +139,8 @@ it('R44, R1: a remote replace with 2 MB of text holding U+0000 and lone surrogat
   await until(() => model.requests.length === 2 && agent.status === 'idle', 'the second turn')
   await agent.session.flush()
   const user = (await events('replace-huge')).filter((e) => e.type === 'user/message')
-  expect((user.at(-1)?.data as { content: { text: string }[] }).content[0]?.text).toBe(text)
+  const last = user.at(-1)?.data as unknown as { content: { text: string }[] } | undefined
+  expect(last?.content[0]?.text).toBe(text)
   await release()
   await client.close()
 }, 30_000)
@@ -163,9 +164,9 @@ it('R44: a remote replace of a steering item changes the steering the turn reads
   await agent.whenIdle()
   await agent.session.flush()
   const steering = (await events('replace-steer')).filter((e) => e.type === 'steering/message')
-  expect(steering.map((e) => (e.data as { content: { text: string }[] }).content[0]?.text)).toEqual([
-    'new steer',
-  ])
+  expect(
+    steering.map((e) => (e.data as unknown as { content: { text: string }[] }).content[0]?.text),
+  ).toEqual(['new steer'])
   expect(await remote.outcome(steer)).toMatchObject({ kind: 'delivered', as: 'steering' })
   await release()
   await client.close()

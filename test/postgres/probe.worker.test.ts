@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { connectSessions, createWorker, migrate } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
-import { gate } from '../support.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { gate } from '../support.js'
 
 let db: TestDatabase
 beforeAll(async () => {
@@ -73,7 +73,12 @@ it('R57: worker.close() while the worker is still taking a session does not go o
 it('R57, R59: after worker.close() and client.close() no connection is left checked out or LISTENing', async () => {
   const before = db.pool.totalCount - db.pool.idleCount
   const workers = [0, 1].map(() =>
-    createWorker({ pool: db.pool, agent: () => ({ model: scriptedModel(['a', 'b', 'c']) }), pollMs: 50, idleMs: 50 }),
+    createWorker({
+      pool: db.pool,
+      agent: () => ({ model: scriptedModel(['a', 'b', 'c']) }),
+      pollMs: 50,
+      idleMs: 50,
+    }),
   )
   const client = connectSessions(db.pool, { pollMs: 100 })
   const ids = await Promise.all(['conn-a', 'conn-b', 'conn-c'].map((s) => client.session(s).followup('hi')))
@@ -89,8 +94,18 @@ it('R57, R59: after worker.close() and client.close() no connection is left chec
 }, 30_000)
 
 it('R57: a worker closed while another on the same pool runs: the other still wakes on a send at once', async () => {
-  const a = createWorker({ pool: db.pool, agent: () => ({ model: scriptedModel(['x']) }), pollMs: 600_000, idleMs: 50 })
-  const b = createWorker({ pool: db.pool, agent: () => ({ model: scriptedModel(['y']) }), pollMs: 600_000, idleMs: 50 })
+  const a = createWorker({
+    pool: db.pool,
+    agent: () => ({ model: scriptedModel(['x']) }),
+    pollMs: 600_000,
+    idleMs: 50,
+  })
+  const b = createWorker({
+    pool: db.pool,
+    agent: () => ({ model: scriptedModel(['y']) }),
+    pollMs: 600_000,
+    idleMs: 50,
+  })
   const client = connectSessions(db.pool, { pollMs: 100 })
   try {
     await new Promise((resolve) => setTimeout(resolve, 300))
