@@ -44,7 +44,14 @@ export const createWorker = (options: WorkerOptions): Worker => {
   const pollMs = options.pollMs ?? 1_000
   const idleMs = options.idleMs ?? 1_000
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const onError = options.onError ?? (() => undefined)
+  const onError = (error: unknown): void => {
+    // Outside code: whatever it throws must not stop the scans or reject a detached serve().
+    try {
+      options.onError?.(error)
+    } catch {
+      // Nothing else to tell.
+    }
+  }
   const driven = new Map<string, DrivenSession | undefined>()
   const nothingAt = new Map<string, number>()
   let closed = false
