@@ -93,3 +93,30 @@ it('R54: an owner whose `failed` handler throws still stops driving when it lose
   g.release('late reply')
   await pool.end()
 }, 60_000)
+
+it('R57, R59: agent options createAgent refuses do not leave the session locked: the worker serves it once they are good', async () => {
+  let calls = 0
+  const errors: unknown[] = []
+  const worker = createWorker({
+    pool: db.pool,
+    // The first options are refused by createAgent (after the worker took the lease).
+    agent: () => (calls++ === 0 ? { model: 'not a model' as never } : { model: scriptedModel(['served']) }),
+    pollMs: 100,
+    idleMs: 100,
+    onError: (error) => errors.push(error),
+  })
+  const client = connectSessions(db.pool, { pollMs: 100 })
+  try {
+    const session = client.session('bad-options')
+    const id = await session.followup('hello')
+    const outcome = await Promise.race([
+      session.outcome(id),
+      new Promise((resolve) => setTimeout(() => resolve('never served'), 15_000)),
+    ])
+    expect(errors.length).toBeGreaterThan(0)
+    expect(outcome).toMatchObject({ kind: 'delivered', as: 'prompt' })
+  } finally {
+    await worker.close()
+    await client.close()
+  }
+}, 60_000)
