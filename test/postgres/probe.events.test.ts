@@ -2,6 +2,7 @@
  * Hostile probes of live events (R56): hostile and huge payloads through publishEvents, many
  * followers, unsubscribe and resubscribe, a session id full of escapes.
  */
+import pg from 'pg'
 import { Subject } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Agent, AgentEvent } from '../../src/index.js'
@@ -132,4 +133,32 @@ it('R56: a publisher unsubscribed mid-flush still sends what waited, and a close
   await client.close()
   await until(async () => (await listeners(sessionId)) === 0, 'the LISTEN to go')
   expect(failed).toBeUndefined()
+}, 30_000)
+
+it('R56: a publisher whose onError throws when the database refuses a batch keeps publishing, with no unhandled rejection', async () => {
+  const rejections: unknown[] = []
+  const onRejection = (reason: unknown) => rejections.push(reason)
+  process.on('unhandledRejection', onRejection)
+  // A pool on a port where nothing listens: every batch fails.
+  const dead = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none', max: 1 })
+  dead.on('error', () => {})
+  let told = 0
+  const { agent, emit } = fakeOwner()
+  const publishing = publishEvents(agent, dead, 'dead-publisher', {
+    batchMs: 1,
+    timeoutMs: 2_000,
+    onError: () => {
+      told++
+      throw null
+    },
+  })
+  emit(status('running'))
+  await until(() => told >= 1, 'the first failed batch')
+  emit(status('idle'))
+  await until(() => told >= 2, 'the second failed batch')
+  await sleep(100)
+  publishing.unsubscribe()
+  process.off('unhandledRejection', onRejection)
+  await dead.end()
+  expect(rejections).toEqual([])
 }, 30_000)
