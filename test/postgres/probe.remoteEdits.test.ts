@@ -251,3 +251,30 @@ it('R58: several no-owner cancels at once: each resolves only once applied, and 
   }
   expect(left).toEqual([[], [], []])
 }, 60_000)
+
+it('R45: remote moves to extreme integer positions are applied like local ones and consumed, never a failure', async () => {
+  const client = connectSessions(db.pool, { pollMs: 100 })
+  const remote = client.session('move-extreme')
+  const g = gate()
+  const { agent, release, failures } = await owner('move-extreme', [g.reply])
+  await remote.followup('first')
+  await until(() => agent.status === 'running', 'the turn')
+  const q = [await remote.followup('q1'), await remote.followup('q2'), await remote.followup('q3')]
+  await until(() => agent.inbox.queue.length === 3, 'the queue')
+  await remote.move(q[0]!, 1e308)
+  await remote.move(q[2]!, -(2 ** 60))
+  await remote.move(q[1]!, Number.MAX_SAFE_INTEGER + 2)
+  await remote.move(q[1]!, -0)
+  const barrier = await remote.followup('barrier')
+  await until(() => agent.inbox.queue.some((i) => i.message.id === barrier), 'the barrier')
+  expect(failures).toEqual([])
+  await agent.session.flush()
+  expect(agent.inbox.queue.map((i) => i.message.content[0])).toHaveLength(4)
+  await release()
+  expect(
+    (await openPostgresSession(db.pool, 'move-extreme')).remoteRequests.filter(
+      (r) => r.record.op === 'remote-move',
+    ),
+  ).toEqual([])
+  await client.close()
+}, 30_000)
