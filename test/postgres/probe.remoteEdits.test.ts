@@ -278,3 +278,38 @@ it('R45: remote moves to extreme integer positions are applied like local ones a
   ).toEqual([])
   await client.close()
 }, 30_000)
+
+it('R55, R1: a remote send and replace whose source holds odd but plain JSON (own __proto__ key, U+0000, -0) are applied, and later sends still flow', async () => {
+  const client = connectSessions(db.pool, { pollMs: 100 })
+  const remote = client.session('odd-json')
+  const g = gate()
+  const { agent, release, failures } = await owner('odd-json', [g.reply, 'two', 'three'])
+  await remote.followup('first')
+  await until(() => agent.status === 'running', 'the turn')
+  const extra = JSON.parse(
+    '{"__proto__": {"polluted": true}, "constructor": 1, "n": -0, "s": "a\\u0000b", "deep": [[[[]]]]}',
+  )
+  let odd: AgentMessageId | undefined
+  let refused: unknown
+  try {
+    odd = await remote.followup({
+      content: [{ type: 'text', text: 'odd' }],
+      source: { kind: 'user', extra },
+    } as never)
+  } catch (error) {
+    refused = error
+  }
+  if (odd)
+    await remote.replace(odd, {
+      content: [{ type: 'text', text: 'odd2' }],
+      source: { kind: 'user', extra },
+    } as never)
+  const after = await remote.followup('after')
+  await until(() => agent.inbox.queue.some((i) => i.message.id === after), 'the send after')
+  expect(failures).toEqual([])
+  expect(refused === undefined || refused instanceof InvalidInputError).toBe(true)
+  expect(({} as { polluted?: unknown }).polluted).toBeUndefined()
+  g.release('one')
+  await release()
+  await client.close()
+}, 30_000)
