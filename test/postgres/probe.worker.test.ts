@@ -118,3 +118,44 @@ it('R57: a worker closed while another on the same pool runs: the other still wa
     await client.close()
   }
 }, 30_000)
+
+it('R57: worker.close() while a session it drives is mid-turn on a model that never answers resolves, and the next owner runs the turn', async () => {
+  const g = gate()
+  const worker = createWorker({
+    pool: db.pool,
+    agent: () => ({ model: scriptedModel([g.reply]) }),
+    pollMs: 100,
+    idleMs: 100,
+  })
+  const client = connectSessions(db.pool, { pollMs: 100 })
+  const session = client.session('close-mid-turn')
+  let running = false
+  const watching = session.events$.subscribe((e) => {
+    if (e.type === 'agent/status' && e.status === 'running') running = true
+  })
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const id = await session.followup('long one')
+  await until(() => running, 'the turn to start')
+  watching.unsubscribe()
+  const closing = worker.close()
+  const closed = await settlesWithin(closing, 8_000)
+  g.release('late')
+  await closing
+  expect(closed).toBe(true)
+  const next = createWorker({
+    pool: db.pool,
+    agent: () => ({ model: scriptedModel(['again']) }),
+    pollMs: 100,
+    idleMs: 100,
+  })
+  try {
+    expect(await session.outcome(id)).toMatchObject({ kind: 'delivered', as: 'prompt' })
+    const ends = await db.pool.query(
+      `SELECT event FROM steerable_events WHERE session_id = 'close-mid-turn' AND event->>'type' = 'turn/end'`,
+    )
+    expect(ends.rows.length).toBeGreaterThan(0)
+  } finally {
+    await next.close()
+    await client.close()
+  }
+}, 30_000)
