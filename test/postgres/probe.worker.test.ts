@@ -71,7 +71,6 @@ it('R57: worker.close() while the worker is still taking a session does not go o
 }, 30_000)
 
 it('R57, R59: after worker.close() and client.close() no connection is left checked out or LISTENing', async () => {
-  const before = db.pool.totalCount - db.pool.idleCount
   const workers = [0, 1].map(() =>
     createWorker({
       pool: db.pool,
@@ -90,7 +89,8 @@ it('R57, R59: after worker.close() and client.close() no connection is left chec
   await workers[1]!.close()
   await client.close()
   await until(async () => !(await backends()).some((b) => /LISTEN/.test(b.query)), 'no LISTEN left')
-  expect(db.pool.totalCount - db.pool.idleCount).toBe(before)
+  // The shared hub's connection goes shortly after close() resolves (its close is not awaited).
+  await until(() => db.pool.totalCount - db.pool.idleCount === 0, 'every connection back in the pool')
 }, 30_000)
 
 it('R57: a worker closed while another on the same pool runs: the other still wakes on a send at once', async () => {
