@@ -4,6 +4,7 @@
  */
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { type AgentMessageId, SessionStoreError } from '../../src/index.js'
 import {
   applyRemoteSends,
   connectSessions,
@@ -120,3 +121,29 @@ it('R57, R59: agent options createAgent refuses do not leave the session locked:
     await client.close()
   }
 }, 60_000)
+
+it('R59: with the database unreachable, remote edits and cancel reject with SessionStoreError, and events$ stays silent', async () => {
+  const dead = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none', max: 2 })
+  dead.on('error', () => {})
+  const client = connectSessions(dead, { timeoutMs: 1_000, pollMs: 100 })
+  const remote = client.session('unreachable')
+  let failed: unknown
+  const sub = remote.events$.subscribe({ error: (e) => (failed = e) })
+  const calls = [
+    remote.cancel(),
+    remote.remove('x' as AgentMessageId),
+    remote.replace('x' as AgentMessageId, 'y'),
+    remote.move('x' as AgentMessageId, 0),
+    remote.promote('x' as AgentMessageId),
+  ]
+  const results = await Promise.allSettled(calls)
+  for (const r of results) {
+    expect(r.status).toBe('rejected')
+    expect((r as PromiseRejectedResult).reason).toBeInstanceOf(SessionStoreError)
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  expect(failed).toBeUndefined()
+  sub.unsubscribe()
+  await client.close()
+  await dead.end()
+}, 30_000)
