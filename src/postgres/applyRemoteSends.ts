@@ -23,6 +23,15 @@ export type RemoteRequestHandlers = {
  * driving without discarding anything (as `worker.close()` releases a session): what waits stays
  * in the journal for the next owner. Unsubscribe to stop.
  */
+/** Calls a handler of outside code: whatever it throws must not stop the owner's side. */
+const tell = <A extends unknown[]>(handler: ((...args: A) => void) | undefined, ...args: A): void => {
+  try {
+    handler?.(...args)
+  } catch {
+    // Nothing else to tell.
+  }
+}
+
 export const applyRemoteSends = (
   agent: Agent,
   store: PostgresSessionStore,
@@ -30,12 +39,12 @@ export const applyRemoteSends = (
 ): Subscription => {
   const applying = store.remoteRequests$.subscribe({
     next: (request) => applyRemoteRequest(agent, store, request, handlers),
-    error: (error: unknown) => handlers.failed?.(error),
+    error: (error: unknown) => tell(handlers.failed, error),
   })
   applying.add(
     store.failed$.subscribe((failure) => {
       applying.unsubscribe()
-      handlers.failed?.(failure)
+      tell(handlers.failed, failure)
       // Its flush fails like every write of this store: nothing more is written, nothing dropped.
       extensionsOf(agent)
         .release()
@@ -52,7 +61,7 @@ export const applyRemoteRequest = (
   request: PendingRemoteRequest,
   handlers: RemoteRequestHandlers = {},
 ): void => {
-  const flush = () => agent.session.flush().catch((error: unknown) => handlers.failed?.(error))
+  const flush = () => agent.session.flush().catch((error: unknown) => tell(handlers.failed, error))
   if (isPendingSend(request)) {
     const { message, options } = request.record
     const result = extensionsOf(agent).acceptRemote({
@@ -63,7 +72,7 @@ export const applyRemoteRequest = (
     // A refusal leaves no trace in the transcript: its settlement is made durable now, so the
     // sender's outcome(id) can read it (an accepted send is written with the next checkpoint).
     if (result === 'refused') void flush()
-    handlers.applied?.(request, result)
+    tell(handlers.applied, request, result)
     return
   }
   let result: RemoteEditApplied
@@ -71,7 +80,7 @@ export const applyRemoteRequest = (
     result = extensionsOf(agent).applyRemoteEdit(editOf(request.record))
   } catch (error) {
     // Never for a row read back (each is checked as the client checked the call); not noted.
-    handlers.failed?.(error)
+    tell(handlers.failed, error)
     return
   }
   if (result === 'applied') {
@@ -83,5 +92,5 @@ export const applyRemoteRequest = (
     store.noteRemoteApplied(request.seq)
     void flushed
   }
-  handlers.applied?.(request, result)
+  tell(handlers.applied, request, result)
 }

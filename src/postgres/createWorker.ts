@@ -44,7 +44,14 @@ export const createWorker = (options: WorkerOptions): Worker => {
   const pollMs = options.pollMs ?? 1_000
   const idleMs = options.idleMs ?? 1_000
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const onError = options.onError ?? (() => undefined)
+  const onError = (error: unknown): void => {
+    // Outside code: whatever it throws must not stop the scans or reject a detached serve().
+    try {
+      options.onError?.(error)
+    } catch {
+      // Nothing else to tell.
+    }
+  }
   const driven = new Map<string, DrivenSession | undefined>()
   const nothingAt = new Map<string, number>()
   let closed = false
@@ -61,6 +68,9 @@ export const createWorker = (options: WorkerOptions): Worker => {
         idleMs,
       })
       if (!session) return
+      // Closed while the lease was being taken: close() could not release a session it did not
+      // have yet, so let it go here rather than drive it (a long turn would hold close() open).
+      if (closed) return void (await session.release())
       driven.set(id, session)
       await session.quiet
       await session.release()

@@ -41,7 +41,15 @@ export const driveSession = async (
     if (error instanceof SessionLockedError) return undefined
     throw error
   }
-  const agent = createAgent({ ...options, store })
+  let agent: Agent
+  try {
+    agent = createAgent({ ...options, store })
+  } catch (error) {
+    // Options createAgent refuses: the lease must go with the error, or the session stays
+    // locked by this process (its connection holds the lock) and nobody can ever serve it.
+    await store.release()
+    throw error
+  }
   // Before the remote sends are applied, so followers see their enqueue events too (R56).
   const publishing = publishEvents(agent, pool, sessionId, settings)
   let lastApplied = Date.now()

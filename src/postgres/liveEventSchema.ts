@@ -13,6 +13,9 @@ const message = z.strictObject({
 const live = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.strictObject({ type: z.literal(type), agentId, ...shape })
 
+/** What was thrown, as JSON: absent when the owner's was `undefined` or a symbol (JSON has neither). */
+const thrown = z.unknown().optional()
+
 /**
  * A live event as a follower receives it (R56), checked strictly like a transcript row: the
  * owner's `AgentEvent`s (errors arrive as plain JSON, `{name, message}` for an `Error`) and the
@@ -43,10 +46,10 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     reason: z.discriminatedUnion('kind', [
       z.strictObject({ kind: z.literal('completed') }),
       z.strictObject({ kind: z.literal('aborted') }),
-      z.strictObject({ kind: z.literal('error'), error: z.unknown() }),
+      z.strictObject({ kind: z.literal('error'), error: thrown }),
     ]),
   }),
-  live('agent/error', { turn, step: z.int().min(0), error: z.unknown() }),
+  live('agent/error', { turn, step: z.int().min(0), error: thrown }),
   live('agent/stream/delta', {
     turn,
     step: z.int().min(0),

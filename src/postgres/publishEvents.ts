@@ -75,6 +75,14 @@ export const publishEvents = (
     close()
     return out
   }
+  /** Outside code: whatever it throws must not reject a chain nobody holds, nor reach the agent. */
+  const report = (error: unknown): void => {
+    try {
+      options.onError?.(error)
+    } catch {
+      // Nothing else to tell.
+    }
+  }
   const flush = (): void => {
     timer = undefined
     if (flushing || waiting.length === 0) return
@@ -86,7 +94,7 @@ export const publishEvents = (
     withConnection(pool, ms, async (query) => {
       for (const note of notes) await query('SELECT pg_notify($1, $2)', [channel, note])
     })
-      .catch((error: unknown) => options.onError?.(error))
+      .catch(report)
       .finally(() => {
         flushing = false
         if (waiting.length > 0) flush()
@@ -113,7 +121,7 @@ export const publishEvents = (
           add(encodeLiveEvent(event, room))
         } catch (error) {
           // Publishing must never fail the agent (its subscribers share its emissions).
-          options.onError?.(error)
+          report(error)
         }
       },
       complete: () => flush(),
