@@ -6,6 +6,7 @@ import { SessionLockedError } from '../session/storeErrors.js'
 import { applyRemoteRequest } from './applyRemoteSends.js'
 import { openPostgresSession } from './openPostgresSession.js'
 import type { PostgresPool } from './pgTypes.js'
+import { withConnection } from './timeouts.js'
 
 /**
  * Never called: the agent below only applies what waits and is released in the same synchronous
@@ -53,4 +54,36 @@ export const cancelWithoutOwner = async (
   }
   if (failed !== undefined) throw failed
   return true
+}
+
+/** The journal number of the last remote edit an owner applied to `sessionId` (R58). */
+const appliedThrough = async (pool: PostgresPool, sessionId: string, ms: number): Promise<number> => {
+  const { rows } = await withConnection(pool, ms, (query) =>
+    query('SELECT remote_applied FROM steerable_sessions WHERE id = $1', [sessionId]),
+  )
+  return Number((rows[0] as { remote_applied?: unknown } | undefined)?.remote_applied ?? 0)
+}
+
+/**
+ * R58 from a client, once its cancel is stored as journal row `cancelSeq`: resolves when the
+ * cancel is applied, by the session's owner or by this client (`cancelWithoutOwner`). A lease
+ * that is held does not prove an owner that will apply it: the holder may be another client's
+ * passing no-owner cancel, or an owner that is releasing and reads no more. So the client waits
+ * for the owner to record the cancel as applied and tries the lease again meanwhile (backing off
+ * up to half a second). After `ms` it resolves anyway: the row is durable, and an owner that
+ * holds the lease and does not apply remote requests will apply it when it reads them.
+ */
+export const cancelUntilApplied = async (
+  pool: PostgresPool,
+  sessionId: string,
+  cancelSeq: number,
+  ms: number,
+): Promise<void> => {
+  const deadline = Date.now() + ms
+  for (let wait = 25; ; wait = Math.min(wait * 2, 500)) {
+    if ((await appliedThrough(pool, sessionId, ms)) >= cancelSeq) return
+    if (await cancelWithoutOwner(pool, sessionId, cancelSeq, ms)) return
+    if (Date.now() + wait > deadline) return
+    await new Promise((resolve) => setTimeout(resolve, wait))
+  }
 }

@@ -1,5 +1,5 @@
 import type { AgentCancelCause, AgentMessageId, CancelOptions, SendInput } from '../contracts/messages.js'
-import { cancelWithoutOwner } from './cancelWithoutOwner.js'
+import { cancelUntilApplied } from './cancelWithoutOwner.js'
 import type { PostgresPool } from './pgTypes.js'
 import {
   type RemoteEditRecord,
@@ -29,8 +29,10 @@ export type RemoteInboxControls = {
   promote(id: AgentMessageId): Promise<void>
   /**
    * Cancels as `agent.cancel` does (R25, R26) where the session is driven (R58); the cause is
-   * `{kind: 'user'}` unless given. With no owner, this client takes the lease, applies the
-   * cancel to the stored inbox and releases it: then it resolves once that is durable.
+   * `{kind: 'user'}` unless given. It resolves once the cancel is applied: by the owner, or,
+   * with no owner, by this client, which takes the lease, applies it to the stored inbox and
+   * releases it. An owner that does not apply it within `timeoutMs` (one that does not apply
+   * remote requests) leaves it stored, and the Promise resolves then.
    */
   cancel(cause?: AgentCancelCause, options?: CancelOptions): Promise<void>
 }
@@ -60,7 +62,7 @@ export const remoteEditCalls = (
       const record = remoteCancel(cause === undefined ? { kind: 'user' } : cause, options)
       return chain(sessionId, 'cancel', async () => {
         const seq = await write(record)
-        await cancelWithoutOwner(pool, sessionId, seq, ms)
+        await cancelUntilApplied(pool, sessionId, seq, ms)
       })
     },
   }
