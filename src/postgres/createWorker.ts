@@ -61,6 +61,7 @@ export const createWorker = (options: WorkerOptions): Worker => {
 
   const serve = async (id: string, inboxSeq: number): Promise<void> => {
     driven.set(id, undefined)
+    let freed = false
     try {
       const session = await driveSession(options.pool, id, options.agent(id), {
         timeoutMs: ms,
@@ -75,11 +76,15 @@ export const createWorker = (options: WorkerOptions): Worker => {
       await session.quiet
       await session.release()
       nothingAt.set(id, inboxSeq)
+      // A full worker skipped sessions for want of a slot: one is free now, look at once (only
+      // after driving: a session another process holds would otherwise be retried in a loop).
+      if (driven.size >= concurrency) freed = true
     } catch (error) {
       onError(error)
     } finally {
       driven.delete(id)
-      if (!closed) schedule(0)
+      if (freed) scanSoon()
+      else if (!closed) schedule(0)
     }
   }
   const scan = async (): Promise<void> => {
@@ -109,9 +114,9 @@ export const createWorker = (options: WorkerOptions): Worker => {
     if (closed || timer) return
     timer = setTimeout(() => void scan(), delay)
   }
-  /** A request stored into a session this worker does not drive: scan now (once at a time). */
-  const wake = (sessionId: string): void => {
-    if (closed || driven.has(sessionId)) return
+  /** Scans now, not at the next poll (once at a time: a scan under way runs again after). */
+  const scanSoon = (): void => {
+    if (closed) return
     if (scanning) {
       again = true
       return
@@ -119,6 +124,10 @@ export const createWorker = (options: WorkerOptions): Worker => {
     if (timer) clearTimeout(timer)
     timer = undefined
     schedule(0)
+  }
+  /** A request stored into a session this worker does not drive. */
+  const wake = (sessionId: string): void => {
+    if (!driven.has(sessionId)) scanSoon()
   }
   const shared = acquireSharedHub(options.pool, ms)
   const unfollow = shared.hub.follow(INBOX_CHANNEL, wake)

@@ -81,6 +81,27 @@ describe('R57: createWorker', () => {
     await client.close()
   })
 
+  it('R57: a full worker takes the next waiting session as soon as a slot frees, not at its next scan', async () => {
+    const worker = createWorker({
+      pool: db.pool,
+      agent: () => ({ model: scriptedModel(['done']) }),
+      concurrency: 1,
+      pollMs: 600_000,
+      idleMs: 100,
+    })
+    const client = connectSessions(db.pool, { pollMs: 100 })
+    try {
+      const first = client.session('slot-a')
+      const second = client.session('slot-b')
+      const ids = [await first.followup('one'), await second.followup('two')]
+      const outcomes = await Promise.all([first.outcome(ids[0]!), second.outcome(ids[1]!)])
+      expect(outcomes.map((o) => o.kind)).toStrictEqual(['delivered', 'delivered'])
+    } finally {
+      await worker.close()
+      await client.close()
+    }
+  }, 30_000)
+
   it('R55, R4: a remote steer applied while the turn runs lands in that turn', async () => {
     let calls = 0
     let started: () => void = () => undefined
