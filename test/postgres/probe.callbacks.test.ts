@@ -13,6 +13,7 @@ import {
   openPostgresSession,
 } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
+import { until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 import { gate, setup } from '../support.js'
 
@@ -22,14 +23,6 @@ beforeAll(async () => {
   await migrate(db.pool)
 })
 afterAll(() => db.drop())
-
-const until = async (condition: () => boolean | Promise<boolean>, what: string): Promise<void> => {
-  for (let tries = 0; tries < 800; tries++) {
-    if (await condition()) return
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 it('R57: a worker whose onError throws after a failed scan keeps scanning and serves the next send', async () => {
   let reported = 0

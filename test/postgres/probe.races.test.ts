@@ -4,18 +4,11 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { AgentMessageId, SessionEvent } from '../../src/index.js'
-import {
-  applyRemoteSends,
-  connectSessions,
-  createWorker,
-  migrate,
-  openPostgresSession,
-  type PostgresSessionStore,
-} from '../../src/postgres.js'
-import { extensionsOf } from '../../src/runtime/extensions.js'
+import { connectSessions, createWorker, migrate, openPostgresSession } from '../../src/postgres.js'
 import { type ScriptedReply, scriptedModel } from '../../src/testing.js'
+import { ownSession, until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { gate, setup } from '../support.js'
+import { gate } from '../support.js'
 
 let db: TestDatabase
 beforeAll(async () => {
@@ -24,30 +17,7 @@ beforeAll(async () => {
 })
 afterAll(() => db.drop())
 
-const until = async (condition: () => boolean | Promise<boolean>, what: string): Promise<void> => {
-  for (let tries = 0; tries < 800; tries++) {
-    if (await condition()) return
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
-
-const owner = async (sessionId: string, script: readonly ScriptedReply[]) => {
-  const store: PostgresSessionStore = await openPostgresSession(db.pool, sessionId, { pollMs: 100 })
-  await store.takeLease()
-  const { agent, model } = setup(script, { store })
-  const feed = applyRemoteSends(agent, store)
-  return {
-    store,
-    agent,
-    model,
-    release: async () => {
-      feed.unsubscribe()
-      await extensionsOf(agent).release()
-      await store.release()
-    },
-  }
-}
+const owner = (sessionId: string, script: readonly ScriptedReply[]) => ownSession(db.pool, sessionId, script)
 
 const events = async (sessionId: string): Promise<SessionEvent[]> =>
   (

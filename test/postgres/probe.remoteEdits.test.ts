@@ -4,16 +4,10 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type AgentMessageId, InvalidInputError, type SessionEvent } from '../../src/index.js'
-import {
-  applyRemoteSends,
-  connectSessions,
-  migrate,
-  openPostgresSession,
-  type PostgresSessionStore,
-} from '../../src/postgres.js'
-import { extensionsOf } from '../../src/runtime/extensions.js'
+import { connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
 import type { ScriptedReply } from '../../src/testing.js'
 import { hostileValues } from '../support/hostile.js'
+import { ownSession, until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 import { gate, setup } from '../support.js'
 
@@ -24,30 +18,7 @@ beforeAll(async () => {
 })
 afterAll(() => db.drop())
 
-const until = async (condition: () => boolean, what: string): Promise<void> => {
-  for (let tries = 0; tries < 800 && !condition(); tries++)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  if (!condition()) throw new Error(`timed out waiting for ${what}`)
-}
-
-const owner = async (sessionId: string, script: readonly ScriptedReply[]) => {
-  const store: PostgresSessionStore = await openPostgresSession(db.pool, sessionId, { pollMs: 100 })
-  await store.takeLease()
-  const { agent, model } = setup(script, { store })
-  const failures: unknown[] = []
-  const feed = applyRemoteSends(agent, store, { failed: (e) => failures.push(e) })
-  return {
-    store,
-    agent,
-    model,
-    failures,
-    release: async () => {
-      feed.unsubscribe()
-      await extensionsOf(agent).release()
-      await store.release()
-    },
-  }
-}
+const owner = (sessionId: string, script: readonly ScriptedReply[]) => ownSession(db.pool, sessionId, script)
 
 const events = async (sessionId: string): Promise<SessionEvent[]> =>
   (

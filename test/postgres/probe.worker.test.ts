@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { connectSessions, createWorker, migrate } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
+import { until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 import { gate } from '../support.js'
 
@@ -14,14 +15,6 @@ beforeAll(async () => {
   await migrate(db.pool)
 })
 afterAll(() => db.drop())
-
-const until = async (condition: () => boolean | Promise<boolean>, what: string): Promise<void> => {
-  for (let tries = 0; tries < 800; tries++) {
-    if (await condition()) return
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 /** Whether `promise` settles within `ms` (a hang check, not a performance bound). */
 const settlesWithin = (promise: Promise<unknown>, ms: number): Promise<boolean> =>

@@ -16,6 +16,7 @@ import {
 import { extensionsOf } from '../../src/runtime/extensions.js'
 import { scriptedModel } from '../../src/testing.js'
 import { hostileValues } from '../support/hostile.js'
+import { until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 import { gate, setup } from '../support.js'
 
@@ -25,14 +26,6 @@ beforeAll(async () => {
   await migrate(db.pool)
 })
 afterAll(() => db.drop())
-
-const until = async (condition: () => boolean | Promise<boolean>, what: string): Promise<void> => {
-  for (let tries = 0; tries < 800; tries++) {
-    if (await condition()) return
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 
 const journal = async (sessionId: string) =>
   (

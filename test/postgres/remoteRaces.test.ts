@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Outcome, SessionEvent } from '../../src/index.js'
-import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
-import { extensionsOf } from '../../src/runtime/extensions.js'
+import { connectSessions, migrate } from '../../src/postgres.js'
 import type { ScriptedReply } from '../../src/testing.js'
 import { mulberry32 } from '../support/mulberry32.js'
+import { ownSession, until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { gate, setup } from '../support.js'
+import { gate } from '../support.js'
 
 let db: TestDatabase
 beforeAll(async () => {
@@ -21,25 +21,7 @@ afterAll(() => db.drop())
 
 const ROUNDS = 12
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const until = async (condition: () => boolean, what: string): Promise<void> => {
-  for (let tries = 0; tries < 800 && !condition(); tries++) await sleep(10)
-  if (!condition()) throw new Error(`timed out waiting for ${what}`)
-}
-
-const owner = async (sessionId: string, script: readonly ScriptedReply[]) => {
-  const store = await openPostgresSession(db.pool, sessionId, { pollMs: 100 })
-  await store.takeLease()
-  const { agent } = setup(script, { store })
-  const feed = applyRemoteSends(agent, store)
-  return {
-    agent,
-    release: async () => {
-      feed.unsubscribe()
-      await extensionsOf(agent).release()
-      await store.release()
-    },
-  }
-}
+const owner = (sessionId: string, script: readonly ScriptedReply[]) => ownSession(db.pool, sessionId, script)
 
 const carrying = (events: readonly SessionEvent[], id: string) =>
   events.filter((e) => (e.data as { id?: string }).id === id)

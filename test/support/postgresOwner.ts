@@ -1,0 +1,42 @@
+/**
+ * What the PostgreSQL tests share: waiting for a condition, and an owner in the test's own process
+ * (the store with its lease, an agent on it, applying remote requests), as a worker would drive it.
+ */
+import type pg from 'pg'
+import { applyRemoteSends, openPostgresSession, type PostgresSessionStore } from '../../src/postgres.js'
+import { extensionsOf } from '../../src/runtime/extensions.js'
+import type { ScriptedReply } from '../../src/testing.js'
+import { setup } from '../support.js'
+
+/** Resolves once `condition` holds (checked every 25 ms, up to 20 s); else fails naming `what`. */
+export const until = async (condition: () => boolean | Promise<boolean>, what: string): Promise<void> => {
+  for (let tries = 0; tries < 800; tries++) {
+    if (await condition()) return
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
+
+/**
+ * Takes the lease of `sessionId` and drives it with a scripted model, applying remote requests;
+ * what `applyRemoteSends` reports failed is in `failures`. `release` lets the session go without
+ * discarding anything (what a worker does, R57).
+ */
+export const ownSession = async (pool: pg.Pool, sessionId: string, script: readonly ScriptedReply[]) => {
+  const store: PostgresSessionStore = await openPostgresSession(pool, sessionId, { pollMs: 100 })
+  await store.takeLease()
+  const { agent, model } = setup(script, { store })
+  const failures: unknown[] = []
+  const feed = applyRemoteSends(agent, store, { failed: (error) => failures.push(error) })
+  return {
+    store,
+    agent,
+    model,
+    failures,
+    release: async () => {
+      feed.unsubscribe()
+      await extensionsOf(agent).release()
+      await store.release()
+    },
+  }
+}
