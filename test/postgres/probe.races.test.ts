@@ -3,10 +3,10 @@
  * worker taking the session, a promote while the owner releases.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { AgentMessageId, SessionEvent } from '../../src/index.js'
+import type { AgentMessageId } from '../../src/index.js'
 import { connectSessions, createWorker, migrate, openPostgresSession } from '../../src/postgres.js'
 import { type ScriptedReply, scriptedModel } from '../../src/testing.js'
-import { ownSession, until } from '../support/postgresOwner.js'
+import { committedEvents, ownSession, storedInbox, until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 import { gate } from '../support.js'
 
@@ -19,29 +19,12 @@ afterAll(() => db.drop())
 
 const owner = (sessionId: string, script: readonly ScriptedReply[]) => ownSession(db.pool, sessionId, script)
 
-const events = async (sessionId: string): Promise<SessionEvent[]> =>
-  (
-    await db.pool.query('SELECT event FROM steerable_events WHERE session_id = $1 ORDER BY seq', [sessionId])
-  ).rows.map((row) => row.event as SessionEvent)
-
-const storedInbox = async (sessionId: string) => {
-  const client = connectSessions(db.pool, { pollMs: 100 })
-  const remote = client.session(sessionId)
-  const g = gate()
-  const { agent, release } = await owner(sessionId, [g.reply])
-  await remote.followup('first')
-  await until(() => agent.status === 'running', 'the turn')
-  const steer = await remote.steer('steer this')
-  const queued = await remote.followup('queued')
-  await until(() => agent.inbox.queue.length === 1 && agent.inbox.outbox.length === 1, 'the inbox')
-  await release()
-  return { client, remote, steer, queued }
-}
+const events = (sessionId: string) => committedEvents(db.pool, sessionId)
 
 it('R58, R57: a no-owner cancel racing a worker that takes the session: every id settles once, nothing waits after', async () => {
   for (const round of [1, 2, 3, 4]) {
     const sessionId = `cancel-vs-worker-${round}`
-    const { client, remote, steer, queued } = await storedInbox(sessionId)
+    const { client, remote, steer, queued } = await storedInbox(db.pool, sessionId)
     const worker = createWorker({
       pool: db.pool,
       agent: () => ({ model: scriptedModel(['w1', 'w2', 'w3']) }),

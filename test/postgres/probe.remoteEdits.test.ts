@@ -3,11 +3,11 @@
  * another session, replace of steering, huge and U+0000 content, concurrent no-owner cancels.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type AgentMessageId, InvalidInputError, type SessionEvent } from '../../src/index.js'
+import { type AgentMessageId, InvalidInputError } from '../../src/index.js'
 import { connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
 import type { ScriptedReply } from '../../src/testing.js'
 import { hostileValues } from '../support/hostile.js'
-import { ownSession, until } from '../support/postgresOwner.js'
+import { committedEvents, ownSession, storedInbox, until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 import { gate, setup } from '../support.js'
 
@@ -20,10 +20,7 @@ afterAll(() => db.drop())
 
 const owner = (sessionId: string, script: readonly ScriptedReply[]) => ownSession(db.pool, sessionId, script)
 
-const events = async (sessionId: string): Promise<SessionEvent[]> =>
-  (
-    await db.pool.query('SELECT event FROM steerable_events WHERE session_id = $1 ORDER BY seq', [sessionId])
-  ).rows.map((row) => row.event as SessionEvent)
+const events = (sessionId: string) => committedEvents(db.pool, sessionId)
 
 const journalRows = async (sessionId: string): Promise<number> =>
   Number(
@@ -182,28 +179,13 @@ it('R43, R55: a remote remove of an id that waits in another session leaves that
   await client.close()
 }, 30_000)
 
-/** A stored session nobody drives, with a queued prompt and a running turn's steering. */
-const storedInbox = async (sessionId: string) => {
-  const client = connectSessions(db.pool, { pollMs: 100 })
-  const remote = client.session(sessionId)
-  const g = gate()
-  const { agent, release } = await owner(sessionId, [g.reply])
-  await remote.followup('first')
-  await until(() => agent.status === 'running', 'the turn')
-  const steer = await remote.steer('steer this')
-  const queued = await remote.followup('queued')
-  await until(() => agent.inbox.queue.length === 1 && agent.inbox.outbox.length === 1, 'the inbox')
-  await release()
-  return { client, remote, steer, queued }
-}
-
 it('R58: several no-owner cancels at once: each resolves only once applied, and none is left waiting in the journal', async () => {
   // A race: three rounds of five clients, so that in some round one client's cancel is stored
   // while another client holds the lease for its own (earlier) cancel.
   const left: string[][] = []
   for (const round of [1, 2, 3]) {
     const sessionId = `cancel-many-${round}`
-    const { client, queued } = await storedInbox(sessionId)
+    const { client, queued } = await storedInbox(db.pool, sessionId)
     const clients = [0, 1, 2, 3, 4].map(() => connectSessions(db.pool, { pollMs: 100 }))
     const results = await Promise.allSettled(clients.map((c) => c.session(sessionId).cancel()))
     expect(results.map((r) => r.status)).toEqual([

@@ -4,10 +4,10 @@
  * releases it, without ever running a turn.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { AgentMessageId, SessionEvent } from '../../src/index.js'
+import type { AgentMessageId } from '../../src/index.js'
 import { connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
 import type { ScriptedReply } from '../../src/testing.js'
-import { ownSession, until } from '../support/postgresOwner.js'
+import { committedEvents, ownSession, until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 import { gate, setup } from '../support.js'
 
@@ -20,10 +20,7 @@ afterAll(() => db.drop())
 
 const owner = (sessionId: string, script: readonly ScriptedReply[]) => ownSession(db.pool, sessionId, script)
 
-const events = async (sessionId: string): Promise<SessionEvent[]> =>
-  (
-    await db.pool.query('SELECT event FROM steerable_events WHERE session_id = $1 ORDER BY seq', [sessionId])
-  ).rows.map((row) => row.event as SessionEvent)
+const events = (sessionId: string) => committedEvents(db.pool, sessionId)
 
 it('R58, R25: a remote cancel reaches the owner: the running turn is cancelled and the queue discarded', async () => {
   const client = connectSessions(db.pool, { pollMs: 100 })

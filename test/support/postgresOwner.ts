@@ -3,10 +3,16 @@
  * (the store with its lease, an agent on it, applying remote requests), as a worker would drive it.
  */
 import type pg from 'pg'
-import { applyRemoteSends, openPostgresSession, type PostgresSessionStore } from '../../src/postgres.js'
+import type { SessionEvent } from '../../src/index.js'
+import {
+  applyRemoteSends,
+  connectSessions,
+  openPostgresSession,
+  type PostgresSessionStore,
+} from '../../src/postgres.js'
 import { extensionsOf } from '../../src/runtime/extensions.js'
 import type { ScriptedReply } from '../../src/testing.js'
-import { setup } from '../support.js'
+import { gate, setup } from '../support.js'
 
 /** Resolves once `condition` holds (checked every 25 ms, up to 20 s); else fails naming `what`. */
 export const until = async (condition: () => boolean | Promise<boolean>, what: string): Promise<void> => {
@@ -39,4 +45,28 @@ export const ownSession = async (pool: pg.Pool, sessionId: string, script: reado
       await store.release()
     },
   }
+}
+
+/** The committed events of `sessionId`, in `seq` order, read from the table. */
+export const committedEvents = async (pool: pg.Pool, sessionId: string): Promise<SessionEvent[]> =>
+  (
+    await pool.query('SELECT event FROM steerable_events WHERE session_id = $1 ORDER BY seq', [sessionId])
+  ).rows.map((row) => row.event as SessionEvent)
+
+/**
+ * A stored session nobody drives, with a queued prompt and a running turn's steering: an owner
+ * in this process took remote sends into a running turn, then let the session go.
+ */
+export const storedInbox = async (pool: pg.Pool, sessionId: string) => {
+  const client = connectSessions(pool, { pollMs: 100 })
+  const remote = client.session(sessionId)
+  const g = gate()
+  const { agent, release } = await ownSession(pool, sessionId, [g.reply])
+  await remote.followup('first')
+  await until(() => agent.status === 'running', 'the turn')
+  const steer = await remote.steer('steer this')
+  const queued = await remote.followup('queued')
+  await until(() => agent.inbox.queue.length === 1 && agent.inbox.outbox.length === 1, 'the inbox')
+  await release()
+  return { client, remote, steer, queued }
 }
