@@ -1,7 +1,8 @@
 import { describe, it } from 'vitest'
 import type { SendOptions } from '../src/contracts/messages.js'
 import type { InjectSend, QueueSend } from '../src/machine/inputs.js'
-import { type AcceptedSend, splitSends } from '../src/runtime/splitSends.js'
+import type { AcceptedSend } from '../src/messages/acceptSend.js'
+import { splitSends } from '../src/runtime/splitSends.js'
 import { marbles, message } from './operators/fixtures.js'
 
 const send = (id: string, target: SendOptions['target'], wakeup: boolean, text?: string): AcceptedSend => ({

@@ -1,9 +1,7 @@
 import { AgentBusyError, InboxFullError, TurnMismatchError } from '../contracts/errors.js'
 import type { SendOptions } from '../contracts/messages.js'
 import { activeWork, type DeliveryState, dequeuingHead } from '../machine/state.js'
-
-/** Sends accepted but not reduced yet (they wait in the trampoline, inside a delivery). */
-export type PendingSends = { queued: number; waking: number }
+import type { PendingSends } from '../runtime/driver.js'
 
 /** Whether an admission or turn is active, a wake is scheduled, or a waking item waits (R47). */
 const isBusy = (s: DeliveryState, pending: PendingSends): boolean =>

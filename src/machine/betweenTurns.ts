@@ -87,9 +87,3 @@ export const retry = (r: Reduction): void => {
     r.set({ retryPending: true, retryError: work.requestError })
   }
 }
-
-/** Whether `retry()` may be called now (the façade throws `AgentBusyError` otherwise). */
-export const canRetry = (s: Reduction['state']): boolean => {
-  if (s.activity === null) return true
-  return s.activity.kind === 'turn' && s.activity.phase === 'request-error'
-}

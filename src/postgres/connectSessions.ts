@@ -8,6 +8,7 @@ import type {
   SendOptions,
   SteerOptions,
 } from '../contracts/messages.js'
+import { PRESETS } from '../messages/acceptSend.js'
 import { SessionStoreError } from '../session/storeErrors.js'
 import { type DatabaseOptions, databaseError, sessionLabel } from './databaseErrors.js'
 import { followEvents } from './followEvents.js'
@@ -17,7 +18,7 @@ import { notificationHub } from './notificationHub.js'
 import type { PostgresPool } from './pgTypes.js'
 import { type Chain, type RemoteInboxControls, remoteEditCalls } from './remoteEditCalls.js'
 import { remoteOutcome } from './remoteOutcome.js'
-import { acceptRemoteSend, PRESETS, type RemoteSendRecord } from './remoteSendRecord.js'
+import { acceptRemoteSend, type RemoteSendRecord } from './remoteSendRecord.js'
 import { checkMessageId, checkSessionId } from './sessionId.js'
 import { DEFAULT_TIMEOUT_MS } from './timeouts.js'
 import { writeRemoteSend } from './writeRemoteSend.js'

@@ -1,8 +1,5 @@
-import { InvalidInputError } from '../contracts/errors.js'
 import type { AgentMessage, SendOptions } from '../contracts/messages.js'
-import { mintMessageId } from '../messages/mint.js'
-import { messageOf } from '../messages/userText.js'
-import { parsePresetOptions, parseSendOptions, parseSendValue } from '../messages/validate.js'
+import { acceptedSend, checkSend } from '../messages/acceptSend.js'
 
 /**
  * A send from a process that does not drive the session, as its inbox journal row holds it: the
@@ -19,16 +16,9 @@ export type RemoteSendRecord = {
 /** The `op` of a remote send's journal row; the owner's own records never use it. */
 export const REMOTE_SEND_OP = 'send'
 
-/** The presets of `send`, as `createAgent` defines them (docs/contract.md, section 2). */
-export const PRESETS = {
-  followup: Object.freeze({ target: 'next-turn', wakeup: true }),
-  steer: Object.freeze({ target: 'next-step', wakeup: true }),
-  inject: Object.freeze({ target: 'next-step', wakeup: false }),
-} as const satisfies Record<string, SendOptions>
-
 /**
- * A remote send, accepted like a local one (R1, R2, R3): input and options validated and
- * snapshotted, then the id minted. Bad input throws `InvalidInputError` naming `call`; nothing
+ * A remote send, accepted like a local one (R1, R2, R3, `checkSend`): input and options validated
+ * and snapshotted, then the id minted. Bad input throws `InvalidInputError` naming `call`; nothing
  * is minted then.
  */
 export const acceptRemoteSend = (
@@ -37,21 +27,7 @@ export const acceptRemoteSend = (
   preset: SendOptions | undefined,
   call: string,
 ): RemoteSendRecord => {
-  let checked: SendOptions
-  try {
-    checked = preset ? parsePresetOptions(options, preset, call) : parseSendOptions(options, call)
-  } catch (optionsError) {
-    // One error lists what is wrong with both, as a local send's does.
-    try {
-      parseSendValue(input, call)
-    } catch (inputError) {
-      if (inputError instanceof InvalidInputError && optionsError instanceof InvalidInputError)
-        throw new InvalidInputError(call, [...inputError.issues, ...optionsError.issues])
-    }
-    throw optionsError
-  }
-  const value = parseSendValue(input, call)
-  const id = mintMessageId()
-  const message = messageOf(id, value)
-  return Object.freeze({ op: REMOTE_SEND_OP, message, options: checked })
+  const checked = checkSend(input, options, preset, call)
+  const { message, options: accepted } = acceptedSend(checked.value, checked.options)
+  return Object.freeze({ op: REMOTE_SEND_OP, message, options: accepted })
 }

@@ -9,7 +9,6 @@ import {
   of,
   type SchedulerLike,
 } from 'rxjs'
-import type { AgentHooks } from '../contracts/hooks.js'
 import type { ModelAdapter, ToolSpec } from '../contracts/model.js'
 import type { SessionStore } from '../contracts/store.js'
 import type { Effect } from '../machine/effects.js'
@@ -21,7 +20,8 @@ import { callHook, hookList } from './callHook.js'
 import { callModel } from './callModel.js'
 import { closeStore } from './closeStore.js'
 import { decideAdmission } from './decideAdmission.js'
-import { type EffectAnswer, later } from './mergeEffects.js'
+import type { Hooks } from './hookSet.js'
+import type { EffectAnswer } from './mergeEffects.js'
 import type { ToolBatchRunner } from './toolBatch.js'
 
 export type EffectRunnerDeps<A> = {
@@ -29,14 +29,16 @@ export type EffectRunnerDeps<A> = {
   readonly agentId: string
   readonly model: ModelAdapter
   readonly system?: string
-  readonly hooks: AgentHooks<A>
+  readonly hooks: Hooks<A>
   readonly toolSpecs: readonly ToolSpec[]
   readonly runTools: ToolBatchRunner<A>
   readonly transcript: Transcript
   readonly store: SessionStore
   readonly scheduler: SchedulerLike
-  /** Feeds a signal to the reducer later (a scheduled move); immediate answers are returned. */
+  /** Feeds a signal to the reducer later (a tool's context); immediate answers are returned. */
   readonly post: (signal: Signal) => void
+  /** Feeds a signal to the reducer `hops` actions later on the agent's scheduler (see `later`). */
+  readonly schedule: (hops: number, signal: Signal) => void
   /** Completes the pipeline's inputs: `events$` and `transcript$` complete after the drain. */
   readonly complete: () => void
 }
@@ -67,7 +69,7 @@ const runHooks = <Args>(hooks: readonly ((args: Args) => unknown)[], args: Args)
 const runners: Runners = {
   post: (effect) => effect.input,
   schedule: (effect, ctx) => {
-    later(ctx.scheduler, effect.late ? 2 : 1, () => ctx.post(effect.input))
+    ctx.schedule(effect.late ? 2 : 1, effect.input)
     return undefined
   },
   abort: (effect, ctx) => {

@@ -1,7 +1,6 @@
 import type { Agent } from '../contracts/agent.js'
-import type { AgentHooks, PromptDecision, PromptSubmitArgs } from '../contracts/hooks.js'
+import type { PromptDecision, PromptSubmitArgs } from '../contracts/hooks.js'
 import type { RemoteApplied, RemoteEdit, RemoteEditApplied, RemoteSend } from '../contracts/remote.js'
-import { hookList } from './callHook.js'
 
 type PromptSubmitHook = (args: PromptSubmitArgs<Agent>) => PromptDecision | undefined
 
@@ -27,53 +26,15 @@ export type AgentExtensions = {
 }
 
 /**
- * Kept on the agent under a registered symbol rather than in a module-level map: each entry
- * point of the package is bundled on its own, and a companion from another entry point
- * (`steerable/postgres`) must find the extensions of an agent made by the main one.
+ * The key of an agent's extensions: a registered symbol rather than a module-level map, because
+ * each entry point of the package is bundled on its own, and a companion from another entry point
+ * (`steerable/postgres`) must find the extensions of an agent made by the main one. The agent's
+ * class defines a getter under it (on its prototype, so it costs an agent nothing).
  */
-const EXTENSIONS = Symbol.for('steerable.agentExtensions')
-
-export const registerExtensions = (agent: Agent, extensions: AgentExtensions): void => {
-  Object.defineProperty(agent, EXTENSIONS, { value: extensions, enumerable: false })
-}
+export const EXTENSIONS: unique symbol = Symbol.for('steerable.agentExtensions')
 
 export const extensionsOf = (agent: Agent): AgentExtensions => {
   const extensions = (agent as { [EXTENSIONS]?: AgentExtensions } | null)?.[EXTENSIONS]
   if (!extensions) throw new TypeError('expected an agent made by createAgent()')
   return extensions
-}
-
-/**
- * Registers `agent`'s extensions and returns the hooks its effect runner uses: the agent's own,
- * with the `promptSubmit` hooks added by companions (`addPromptSubmit`) running first.
- */
-export const extendAgent = (
-  agent: Agent,
-  hooks: AgentHooks<Agent> | undefined,
-  wakingHumanPrompts: () => number,
-  acceptRemote: (send: RemoteSend) => RemoteApplied,
-  applyRemoteEdit: (edit: RemoteEdit) => RemoteEditApplied,
-  release: () => Promise<void>,
-): AgentHooks<Agent> => {
-  const extra: PromptSubmitHook[] = []
-  registerExtensions(agent, {
-    wakingHumanPrompts,
-    acceptRemote,
-    applyRemoteEdit,
-    release,
-    addPromptSubmit: (hook) => {
-      extra.push(hook)
-      return () => {
-        const at = extra.indexOf(hook)
-        if (at >= 0) extra.splice(at, 1)
-      }
-    },
-  })
-  return {
-    ...hooks,
-    get promptSubmit() {
-      const own = hookList(hooks?.promptSubmit)
-      return extra.length === 0 ? own : [...extra, ...own]
-    },
-  }
 }

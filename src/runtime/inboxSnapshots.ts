@@ -36,7 +36,7 @@ const same = (a: InboxSnapshot, b: InboxSnapshot): boolean =>
   sameItems(a.queue, b.queue) && sameItems(a.outbox, b.outbox)
 
 /**
- * `agent.inbox` and `agent.inbox$` (R41). A snapshot is made only when asked for, and kept until
+ * `agent.inbox` and `agent.inbox$` (R41), made the first time either is read. A snapshot is made only when asked for, and kept until
  * the queue or the outbox changes (the same object is returned until then); `inbox$` emits the
  * current one on subscribe and a new one after each reduction that changed the inbox, never two
  * equal ones in a row. While nobody subscribes, a send costs nothing here.
@@ -48,10 +48,11 @@ export class InboxSnapshots {
   private emitted: InboxSnapshot | undefined
   private readonly subscribers = new Set<Subscriber<InboxSnapshot>>()
 
-  constructor(private readonly state: () => DeliveryState) {}
+  /** @param source The agent whose state the snapshots show (its driver). */
+  constructor(private readonly source: { state(): DeliveryState }) {}
 
   current(): InboxSnapshot {
-    const s = this.state()
+    const s = this.source.state()
     if (s.queue !== this.queue || s.outbox !== this.outbox) {
       const next = snapshotOf(s)
       this.queue = s.queue
@@ -72,7 +73,7 @@ export class InboxSnapshots {
   /** After each reduction: a changed inbox goes to the subscribers of `inbox$`. */
   delivered(): void {
     if (this.subscribers.size === 0) return
-    const s = this.state()
+    const s = this.source.state()
     if (s.queue === this.queue && s.outbox === this.outbox && this.emitted === this.snapshot) return
     const next = this.current()
     if (next === this.emitted) return

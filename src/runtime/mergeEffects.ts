@@ -11,6 +11,12 @@ import type { Signal } from '../machine/inputs.js'
 export type EffectAnswer = Signal | readonly Signal[] | Observable<Signal> | undefined
 
 /**
+ * Told when an answer starts to wait and when it is done (completed, errored or unsubscribed):
+ * the driver releases its pipeline only while no answer waits.
+ */
+export type AnswerWatch = { answerStarted(): void; answerEnded(): void }
+
+/**
  * Like `mergeMap(run)` over effects (or over anything `run` picks effects from, answering
  * `undefined` for the rest, so no `filter` hop is needed in front), except that answers known at once are
  * emitted directly, without an inner subscription.
@@ -25,9 +31,10 @@ export type EffectAnswer = Signal | readonly Signal[] | Observable<Signal> | und
  *    own failures and turn them into signals, so this is a defect, not a path).
  * 3. Unsubscribing unsubscribes every pending answer; finished ones are released at once, so a
  *    long session does not accumulate closed subscriptions.
+ * 4. `watch`, when given, is told when each answer that waits starts and ends.
  */
 export const mergeEffects =
-  <T = Effect>(run: (effect: T) => EffectAnswer): OperatorFunction<T, Signal> =>
+  <T = Effect>(run: (effect: T) => EffectAnswer, watch?: AnswerWatch): OperatorFunction<T, Signal> =>
   (effects) =>
     new Observable<Signal>((subscriber) => {
       let pending = 0
@@ -37,6 +44,7 @@ export const mergeEffects =
       }
       const follow = (answer: Observable<Signal>): void => {
         pending++
+        watch?.answerStarted()
         let inner: Subscription | undefined
         inner = answer.subscribe({
           next: (signal) => subscriber.next(signal),
@@ -47,6 +55,8 @@ export const mergeEffects =
             completeIfDone()
           },
         })
+        // Ends once, however the answer ends (complete, error, or the pipeline's unsubscribe).
+        if (watch) inner.add(() => watch.answerEnded())
         if (!inner.closed) subscriber.add(inner)
         else inner = undefined
       }

@@ -5,6 +5,8 @@ import type { AgentMessageId } from '../contracts/messages.js'
 import { carriedId, deliveredOutcome } from '../session/deliveredOutcome.js'
 
 type Settle = (outcome: Outcome) => void
+type HasEvents = { readonly events: readonly SessionEvent[] }
+type HoldsIds = { holds(id: AgentMessageId): boolean }
 
 /**
  * The fate of every message an agent returned an id for (R42). Fates the transcript shows
@@ -16,26 +18,34 @@ type Settle = (outcome: Outcome) => void
  * that decides it is published. A steering's fate waits for the `step/end` that names its step.
  */
 export class Outcomes {
-  private readonly settled = new Map<AgentMessageId, Outcome>()
-  private readonly waiters = new Map<AgentMessageId, Settle[]>()
+  // Made on first use: most agents never settle an id this way or wait for one, and an empty
+  // Map costs about 100 bytes an idle agent would keep (docs/performance.md#what-an-idle-agent-holds).
+  #settled: Map<AgentMessageId, Outcome> | undefined
+  #waiters: Map<AgentMessageId, Settle[]> | undefined
   /** Waited-for steering written, whose step is not known yet (the index of its event). */
-  private awaitingStep: { readonly id: AgentMessageId; readonly index: number }[] = []
+  #awaitingStep: { readonly id: AgentMessageId; readonly index: number }[] | undefined
+  readonly #transcript: HasEvents
+  readonly #inbox: HoldsIds
 
-  constructor(
-    private readonly events: () => readonly SessionEvent[],
-    /** Whether `id` still waits in the inbox (or is the prompt being claimed or admitted). */
-    private readonly waiting: (id: AgentMessageId) => boolean,
-  ) {}
+  /**
+   * @param transcript Where delivered ids are read from (its `events`, the live list).
+   * @param inbox Whether an id still waits in the inbox (or is the prompt being claimed or admitted).
+   */
+  constructor(transcript: HasEvents, inbox: HoldsIds) {
+    this.#transcript = transcript
+    this.#inbox = inbox
+  }
 
   /** A fate no event shows: a blocked prompt, a withdrawn context, or one restored from a journal. */
   settle(id: AgentMessageId, outcome: Outcome): void {
-    this.settled.set(id, outcome)
+    this.#settled ??= new Map()
+    this.#settled.set(id, outcome)
     this.resolve(id, outcome)
   }
 
   /** Whether `id` waits, was delivered, or has settled (so a remote send of it is applied once). */
   knows(id: AgentMessageId): boolean {
-    return this.settled.has(id) || this.waiting(id) || this.indexOf(id) !== undefined
+    return this.#settled?.has(id) === true || this.#inbox.holds(id) || this.indexOf(id) !== undefined
   }
 
   /** A published live event: a `discard` settles each of its messages. */
@@ -46,12 +56,12 @@ export class Outcomes {
 
   /** A durable event, once appended (its `seq` is its index + 1). */
   durable(event: SessionEvent): void {
-    if (this.waiters.size === 0) return
+    if (this.#waiters === undefined || this.#waiters.size === 0) return
     const id = carriedId(event)
-    if (id !== undefined && this.waiters.has(id)) this.deliver(id, event.seq - 1)
-    if ((event.type === 'step/end' || event.type === 'turn/end') && this.awaitingStep.length > 0) {
-      const awaiting = this.awaitingStep
-      this.awaitingStep = []
+    if (id !== undefined && this.#waiters.has(id)) this.deliver(id, event.seq - 1)
+    const awaiting = this.#awaitingStep
+    if ((event.type === 'step/end' || event.type === 'turn/end') && awaiting !== undefined) {
+      this.#awaitingStep = undefined
       for (const { id, index } of awaiting) this.deliver(id, index)
     }
   }
@@ -70,38 +80,42 @@ export class Outcomes {
         )
       }
       const messageId = id as AgentMessageId
-      const known = this.settled.get(messageId)
+      const known = this.#settled?.get(messageId)
       if (known) return resolve(known)
       const index = this.indexOf(messageId)
-      if (index === undefined && !this.waiting(messageId)) {
+      if (index === undefined && !this.#inbox.holds(messageId)) {
         const message =
           'unknown id: this agent never returned it, and neither its transcript nor its journal holds it'
         return reject(new InvalidInputError('outcome()', [{ path: ['id'], message }]))
       }
-      const list = this.waiters.get(messageId) ?? []
+      this.#waiters ??= new Map()
+      const list = this.#waiters.get(messageId) ?? []
       list.push(resolve)
-      this.waiters.set(messageId, list)
+      this.#waiters.set(messageId, list)
       if (index !== undefined) this.deliver(messageId, index)
     })
   }
 
   /** Settles the waiters of `id` from the transcript, or waits for its steering's step. */
   private deliver(id: AgentMessageId, index: number): void {
-    const outcome = deliveredOutcome(this.events(), index)
+    const outcome = deliveredOutcome(this.#transcript.events, index)
     if (outcome) this.resolve(id, outcome)
-    else this.awaitingStep.push({ id, index })
+    else {
+      this.#awaitingStep ??= []
+      this.#awaitingStep.push({ id, index })
+    }
   }
 
   private resolve(id: AgentMessageId, outcome: Outcome): void {
-    const list = this.waiters.get(id)
+    const list = this.#waiters?.get(id)
     if (!list) return
-    this.waiters.delete(id)
+    this.#waiters?.delete(id)
     for (const settle of list) settle(outcome)
   }
 
   /** Where the transcript carries `id`, searched from the end (recent ids are asked about most). */
   private indexOf(id: AgentMessageId): number | undefined {
-    const events = this.events()
+    const events = this.#transcript.events
     for (let i = events.length - 1; i >= 0; i--) if (carriedId(events[i] as SessionEvent) === id) return i
     return undefined
   }

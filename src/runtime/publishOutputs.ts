@@ -1,4 +1,4 @@
-import { Observable, type Observer, type OperatorFunction, Subject } from 'rxjs'
+import { Observable, type OperatorFunction } from 'rxjs'
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
 import type { Effect } from '../machine/effects.js'
 import type { Output } from '../machine/outputs.js'
@@ -74,58 +74,3 @@ export const publishOutputs =
         },
       }),
     )
-
-/**
- * What `events$`, `status$` and `transcript$` subscribers share: one Subject, fed by `observer`
- * (the pipeline's subscriber); `completed` resolves when the pipeline completes. An output nobody observes is
- * not sent through it: a Subject's `next` costs an ES5 iteration (garbage) in the CommonJS RxJS that Node
- * loads, and most outputs of a busy agent are watched by few or none
- * (docs/performance.md#inlets-instead-of-subjects).
- *
- * A defect (the reducer threw) errors the streams; it is rethrown when nobody observes them,
- * so RxJS reports it (`config.onUnhandledError`, else an uncaught error) instead of losing it.
- */
-export const sharedOutputs = () => {
-  const published = new Subject<Published>()
-  let resolve: () => void = () => {}
-  /** Resolves when the pipeline has completed (what `dispose()` returns). */
-  const completed = new Promise<void>((r) => {
-    resolve = r
-  })
-  const observer: Observer<Published> = {
-    next: (o) => {
-      if (published.observed) published.next(o)
-    },
-    error: (error: unknown) => {
-      const observed = published.observed
-      published.error(error)
-      if (!observed) throw error
-    },
-    complete: () => {
-      published.complete()
-      resolve()
-    },
-  }
-  return {
-    observer,
-    completed,
-    events$: eventsOf(published, 'live') as Observable<AgentEvent>,
-    durable$: eventsOf(published, 'event') as Observable<SessionEvent>,
-  }
-}
-
-/**
- * The events of one kind of output, as `filter` + `map` would give them, in one subscriber: one
- * hop less per event for every subscriber (a streamed delta crosses it), and two Observables
- * and their closures less per agent.
- */
-const eventsOf = (published: Subject<Published>, kind: Published['kind']): Observable<unknown> =>
-  new Observable<unknown>((subscriber) =>
-    published.subscribe({
-      next: (o) => {
-        if (o.kind === kind) subscriber.next(o.event)
-      },
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => subscriber.complete(),
-    }),
-  )

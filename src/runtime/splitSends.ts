@@ -1,18 +1,7 @@
 import { connect, filter, map, merge, type OperatorFunction } from 'rxjs'
-import type { AgentMessage, SendOptions } from '../contracts/messages.js'
 import type { InjectSend, QueueSend } from '../machine/inputs.js'
+import type { AcceptedSend } from '../messages/acceptSend.js'
 import { fanOut } from './fanOut.js'
-
-/**
- * A send after validation, snapshot and id: what enters the pipeline. `text` is the string when
- * the send was the string shorthand (the queue then keeps it as `{id, text}`,
- * docs/performance.md#compact-queued-text).
- */
-export type AcceptedSend = {
-  readonly message: AgentMessage
-  readonly options: SendOptions
-  readonly text?: string | undefined
-}
 
 const isQueueSend = (send: AcceptedSend): boolean =>
   send.options.target === 'next-turn' || send.options.wakeup

@@ -8,6 +8,9 @@ import { deepFreeze } from '../messages/snapshot.js'
 import { deepFreezeNewParts } from './deepFreezeNewParts.js'
 import { projectEvent } from './projectMessages.js'
 
+/** Who hears of a store failure outside a flush (the agent's driver, as a `store/failed` signal). */
+export type StoreFailures = { storeFailed(error: unknown): void }
+
 /**
  * The transcript in memory: numbers drafts (`seq` 1, 2, 3 …), freezes them, hands them to the
  * store, and keeps the surface projection up to date incrementally, so building a request never
@@ -31,14 +34,25 @@ export class Transcript {
    */
   private closed: { readonly flushFailure?: { readonly error: unknown } } | undefined
 
+  /** Told of a store that refused an append (R40); none while an agent is still being opened. */
+  private failures: StoreFailures | undefined
+
   constructor(
     private readonly store: SessionStore,
     history: readonly SessionEvent[],
-    private readonly onStoreError: (error: unknown) => void,
   ) {
     this.list = history.map((event) => deepFreeze(event))
     this.stored = history.length
     for (const event of this.list) this.project(event)
+  }
+
+  /**
+   * From now on a store that refuses an append is reported to `failures` (the agent's driver,
+   * once it exists: what the store refuses while a session is restored is handed over again with
+   * the next append or flush, and reported then).
+   */
+  reportFailuresTo(failures: StoreFailures): void {
+    this.failures = failures
   }
 
   /** The live list: the agent's own reads (replay, a final flush's count) need no copy. */
@@ -74,7 +88,7 @@ export class Transcript {
     try {
       this.handOver()
     } catch (error) {
-      this.onStoreError(error)
+      this.failures?.storeFailed(error)
     }
     return event
   }

@@ -16,7 +16,7 @@ import { checkInboxView } from './checkInboxView.js'
 import { InboxFold } from './fold.js'
 import type { Log } from './log.js'
 import type { Schedule } from './schedule.js'
-import { buildWorld, type World } from './world.js'
+import { buildWorld, type World, type WorldOptions } from './world.js'
 
 export type RunResult = {
   readonly agent: Agent
@@ -44,7 +44,7 @@ export const wakingOutstanding = (log: Log): string[] => {
   return [...open]
 }
 
-export const runSchedule = async (schedule: Schedule): Promise<RunResult> => {
+export const runSchedule = async (schedule: Schedule, made: WorldOptions = {}): Promise<RunResult> => {
   const scheduler = new TestScheduler(() => {})
   const plain = scheduler.schedule.bind(scheduler)
   let budget = MAX_ACTIONS
@@ -60,7 +60,7 @@ export const runSchedule = async (schedule: Schedule): Promise<RunResult> => {
     })
   let world: World | undefined
   segment(-1, () => {
-    world = buildWorld(schedule, scheduler)
+    world = buildWorld(schedule, scheduler, made)
   })
   const { agent, log, perform, checkStaged } = world as World
   const disposing = () => log.promises.some((p) => p.what.startsWith('dispose'))

@@ -3,7 +3,8 @@
  * from creation), the invariant operators, the reentrant subscribers, and the top-level calls.
  */
 import type { TestScheduler } from 'rxjs/testing'
-import { type Agent, createAgent } from '../../src/index.js'
+import { openAgent } from '../../src/agent/createAgent.js'
+import type { Agent, SessionStore } from '../../src/index.js'
 import { makeCalls, type Staging } from './calls.js'
 import { buildHooks } from './hooks.js'
 import { type Log, newLog } from './log.js'
@@ -25,7 +26,15 @@ export type World = {
   readonly checkStaged: (where: string) => void
 }
 
-export const buildWorld = (schedule: Schedule, scheduler: TestScheduler): World => {
+/** How the agent of a world is made, beyond what the schedule decides. */
+export type WorldOptions = {
+  /** `false`: an agent whose engine is never released (the release property compares the two). */
+  readonly release?: boolean
+  /** A store for the agent (the default keeps events in memory and flushes at once). */
+  readonly store?: (scheduler: TestScheduler) => SessionStore
+}
+
+export const buildWorld = (schedule: Schedule, scheduler: TestScheduler, made: WorldOptions = {}): World => {
   const log = newLog()
   let agent: Agent | undefined
   const theAgent = () => agent as Agent
@@ -45,13 +54,15 @@ export const buildWorld = (schedule: Schedule, scheduler: TestScheduler): World 
     send,
     thrown,
   }
-  agent = createAgent({
+  const options = {
     model: buildModel(env, plan),
     tools: buildTools(env),
     hooks: buildHooks(env, plan),
     scheduler,
     ...(plan.maxQueued === null ? {} : { maxQueued: plan.maxQueued }),
-  })
+    ...(made.store ? { store: made.store(scheduler) } : {}),
+  }
+  agent = openAgent(options, made.release ?? true)
 
   const steering = record(agent, log, scheduler)
   const fired = subscribeReactions(agent, schedule, call)

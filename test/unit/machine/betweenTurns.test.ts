@@ -1,7 +1,7 @@
 /** Table tests of `close.ts`: checkpoint, the next move and retry (R8, R9, R13b, R13c, R24, R36). */
 import { describe, expect, it } from 'vitest'
-import { canRetry } from '../../../src/machine/betweenTurns.js'
 import { reduce } from '../../../src/machine/reduce.js'
+import { canRetry } from '../../../src/machine/selectors.js'
 import {
   between,
   betweenTurns,

@@ -15,10 +15,11 @@ const runnerWith = (runTools: () => never) => {
     hooks: {},
     toolSpecs: [],
     runTools,
-    transcript: new Transcript(store, [], () => {}),
+    transcript: new Transcript(store, []),
     store,
     scheduler: asapScheduler,
     post: () => {},
+    schedule: () => {},
     complete: () => {},
   })
 }

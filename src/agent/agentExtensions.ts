@@ -1,0 +1,85 @@
+import type { Agent } from '../contracts/agent.js'
+import type { AgentCancelCause, AgentMessageId, CancelOptions, SendInput } from '../contracts/messages.js'
+import type { RemoteApplied, RemoteEdit, RemoteEditApplied, RemoteSend } from '../contracts/remote.js'
+import { selectWakingHumanPrompts } from '../machine/selectors.js'
+import type { Driver } from '../runtime/driver.js'
+import type { AgentExtensions } from '../runtime/extensions.js'
+import type { AddedPromptSubmit } from '../runtime/hookSet.js'
+import { acceptRemote } from './acceptRemote.js'
+import { checkSendPolicy } from './sendPolicy.js'
+
+/**
+ * An agent's library-internal seams (`extensionsOf(agent)`), made when a companion asks for them:
+ * the goal controller's hook, and a PostgreSQL owner's remote requests and release.
+ */
+export class Extensions implements AgentExtensions {
+  readonly #agent: Agent
+  readonly #driver: Driver<Agent>
+  readonly #maxQueued: number | undefined
+
+  constructor(agent: Agent, driver: Driver<Agent>, maxQueued: number | undefined) {
+    this.#agent = agent
+    this.#driver = driver
+    this.#maxQueued = maxQueued
+  }
+
+  addPromptSubmit(hook: AddedPromptSubmit<Agent>): () => void {
+    return this.#driver.config.hooks.add(hook)
+  }
+
+  wakingHumanPrompts(): number {
+    return selectWakingHumanPrompts(this.#driver.state())
+  }
+
+  acceptRemote(send: RemoteSend): RemoteApplied {
+    const driver = this.#driver
+    return acceptRemote(
+      {
+        finished: driver.finished,
+        knows: (id) => driver.outcomes.knows(id),
+        checkPolicy: (options) =>
+          checkSendPolicy(driver.state(), driver.pending, options, this.#maxQueued, 'send()'),
+        enter: (accepted) => driver.enter(accepted),
+        refuse: (id, error) => driver.command({ type: 'refuse', id, error }),
+      },
+      send,
+    )
+  }
+
+  /**
+   * The owner's side of a remote edit (R55, R58): it goes through the agent's own operation, so it
+   * is one input of the same ordered pipeline as everything else (V3), validated again (R1, R2),
+   * and decided by the agent's state when it is processed (R43–R46: an item that is no longer
+   * waiting is left alone; R25, R26 for a cancel). Called at top level, each operation returns
+   * once its input was processed, so what it journaled is buffered when this returns. An agent
+   * that stopped (disposed or released) applies nothing: the edit stays for the next owner.
+   */
+  applyRemoteEdit(edit: RemoteEdit): RemoteEditApplied {
+    if (this.#driver.finished) return 'stopped'
+    const agent = this.#agent
+    const id = ('id' in edit ? edit.id : '') as AgentMessageId
+    switch (edit.kind) {
+      case 'remove':
+        agent.remove(id)
+        break
+      case 'replace':
+        agent.replace(id, edit.input as SendInput)
+        break
+      case 'move':
+        agent.move(id, edit.index)
+        break
+      case 'promote':
+        agent.promote(id)
+        break
+      case 'cancel':
+        agent.cancel(edit.cause as AgentCancelCause, edit.options as CancelOptions)
+        break
+    }
+    return 'applied'
+  }
+
+  release(): Promise<void> {
+    if (!this.#driver.finished) this.#driver.command({ type: 'dispose', keepInbox: true })
+    return this.#driver.completed()
+  }
+}

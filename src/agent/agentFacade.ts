@@ -1,0 +1,183 @@
+import { defer, distinctUntilChanged, filter, map, merge, type Observable, startWith } from 'rxjs'
+import type { Agent, AgentSession } from '../contracts/agent.js'
+import { AgentBusyError, AgentDisposedError } from '../contracts/errors.js'
+import type { AgentEvent, SessionEvent } from '../contracts/events.js'
+import type { InboxSnapshot, Outcome } from '../contracts/inbox.js'
+import type {
+  AgentCancelCause,
+  AgentMessageId,
+  AgentStatus,
+  CancelOptions,
+  PresetOptions,
+  SendInput,
+  SendOptions,
+  SteerOptions,
+  UserMessageData,
+} from '../contracts/messages.js'
+import type { Command } from '../machine/inputs.js'
+import { canRetry, selectAcceptsNextStep, selectStatus } from '../machine/selectors.js'
+import type { DeliveryState } from '../machine/state.js'
+import { acceptedSend, checkSend, FOLLOWUP, INJECT, isPlainPreset, STEER } from '../messages/acceptSend.js'
+import { parseCancelArgs } from '../messages/validate.js'
+import { Driver, type DriverConfig } from '../runtime/driver.js'
+import { EXTENSIONS } from '../runtime/extensions.js'
+import { Extensions } from './agentExtensions.js'
+import { moveCommand, promoteCommand, removeCommand, replaceCommand } from './inboxControl.js'
+import { checkSendPolicy } from './sendPolicy.js'
+import { SessionView } from './sessionView.js'
+
+/**
+ * The agent `createAgent` returns: a thin class over its `Driver`. Every method lives on the
+ * prototype and every stream is made when first read, so an agent costs its fields, not a
+ * closure per method (docs/performance.md#what-an-idle-agent-holds). It checks what callers hand
+ * in (bad input throws and changes nothing) and forwards the rest to the driver.
+ */
+export class AgentFacade implements Agent {
+  readonly id: string
+  readonly #driver: Driver<Agent>
+  readonly #maxQueued: number | undefined
+  #session: AgentSession | undefined
+  #status$: Observable<AgentStatus> | undefined
+  #transcript$: Observable<SessionEvent> | undefined
+
+  constructor(config: DriverConfig<Agent>, state: DeliveryState, maxQueued: number | undefined) {
+    this.id = config.agentId
+    this.#driver = new Driver<Agent>(this, config, state)
+    this.#maxQueued = maxQueued
+  }
+
+  /** The driver, for `createAgent` to finish opening the agent (restored outcomes, owed effects). */
+  static driverOf(agent: AgentFacade): Driver<Agent> {
+    return agent.#driver
+  }
+
+  get status(): AgentStatus {
+    return selectStatus(this.#driver.state())
+  }
+
+  get status$(): Observable<AgentStatus> {
+    this.#status$ ??= defer(() =>
+      this.#driver.events$.pipe(
+        filter((e) => e.type === 'agent/status'),
+        map((e) => e.status),
+        startWith(this.status),
+        distinctUntilChanged(),
+      ),
+    )
+    return this.#status$
+  }
+
+  get acceptsNextStep(): boolean {
+    return selectAcceptsNextStep(this.#driver.state())
+  }
+
+  send(input: SendInput, options: SendOptions): AgentMessageId {
+    this.#accepting('send()')
+    return this.#send(checkSend(input, options, undefined, 'send()'), 'send()')
+  }
+
+  followup(input: SendInput, options?: PresetOptions): AgentMessageId {
+    return this.#send(checkSend(input, options, FOLLOWUP, 'followup()'), 'followup()')
+  }
+
+  steer(input: SendInput, options?: SteerOptions): AgentMessageId {
+    return this.#send(checkSend(input, options, STEER, 'steer()'), 'steer()')
+  }
+
+  inject(input: SendInput, options?: PresetOptions): AgentMessageId {
+    return this.#send(checkSend(input, options, INJECT, 'inject()'), 'inject()')
+  }
+
+  cancel(cause: AgentCancelCause, options?: CancelOptions): void {
+    const args = parseCancelArgs(cause, options)
+    if (!this.#driver.finished)
+      this.#driver.command({ type: 'cancel', cause: args.cause, keepInbox: args.options.keepInbox === true })
+  }
+
+  retry(): void {
+    this.#accepting('retry()')
+    if (!canRetry(this.#driver.state())) throw new AgentBusyError('retry()')
+    this.#driver.command({ type: 'retry' })
+  }
+
+  whenIdle(): Promise<void> {
+    return this.#driver.whenIdle()
+  }
+
+  dispose(): Promise<void> {
+    if (!this.#driver.finished) this.#driver.command({ type: 'dispose' })
+    return this.#driver.completed()
+  }
+
+  get events$(): Observable<AgentEvent> {
+    return this.#driver.events$
+  }
+
+  get transcript$(): Observable<SessionEvent> {
+    const { transcript } = this.#driver.config
+    this.#transcript$ ??= defer(() => merge(transcript.events.slice(), this.#driver.durable$))
+    return this.#transcript$
+  }
+
+  get session(): AgentSession {
+    this.#session ??= new SessionView(this.#driver.config.transcript, this.#driver.config.store)
+    return this.#session
+  }
+
+  get inbox(): InboxSnapshot {
+    return this.#driver.inbox()
+  }
+
+  get inbox$(): Observable<InboxSnapshot> {
+    return this.#driver.inboxes.snapshots$
+  }
+
+  outcome(id: AgentMessageId): Promise<Outcome> {
+    // A microtask later: a send made inside a delivery has been processed by then (it waited in
+    // the trampoline), so its id is known.
+    return Promise.resolve().then(() => this.#driver.outcomes.outcome(id))
+  }
+
+  remove(id: AgentMessageId): void {
+    this.#control(removeCommand(id), 'remove()')
+  }
+
+  replace(id: AgentMessageId, input: SendInput): void {
+    this.#control(replaceCommand(id, input), 'replace()')
+  }
+
+  move(id: AgentMessageId, index: number): void {
+    this.#control(moveCommand(id, index), 'move()')
+  }
+
+  promote(id: AgentMessageId): void {
+    this.#control(promoteCommand(id), 'promote()')
+  }
+
+  /** The seams companions use (`extensionsOf`): made when asked for, under a registered symbol. */
+  get [EXTENSIONS](): Extensions {
+    return new Extensions(this, this.#driver, this.#maxQueued)
+  }
+
+  #accepting(call: string): void {
+    if (this.#driver.finished) throw new AgentDisposedError(call)
+  }
+
+  /** A checked send: the policy decides at call time (R47–R49), then the id, then the pipeline. */
+  #send(checked: { value: string | UserMessageData; options: SendOptions }, call: string): AgentMessageId {
+    this.#accepting(call)
+    const { options } = checked
+    // The plain presets skip the policy unless a bound is set (the hot path of a send).
+    if (!isPlainPreset(options) || this.#maxQueued !== undefined)
+      checkSendPolicy(this.#driver.state(), this.#driver.pending, options, this.#maxQueued, call)
+    const accepted = acceptedSend(checked.value, options)
+    this.#driver.enter(accepted)
+    return accepted.message.id
+  }
+
+  /** Inbox control (R43–R46): checked input first; after `dispose()` they throw. */
+  #control(command: Command, call: string): void {
+    this.#accepting(call)
+    this.#driver.command(command)
+  }
+}

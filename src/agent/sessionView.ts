@@ -1,0 +1,30 @@
+import { firstValueFrom } from 'rxjs'
+import type { AgentSession } from '../contracts/agent.js'
+import type { SessionEvent } from '../contracts/events.js'
+import type { Message } from '../contracts/messages.js'
+import type { SessionStore } from '../contracts/store.js'
+import { flushTranscript } from '../session/flush.js'
+import type { Transcript } from '../session/transcript.js'
+
+/** `agent.session`: the durable transcript and what the model sees of it, read from the `Transcript`. */
+export class SessionView implements AgentSession {
+  readonly #transcript: Transcript
+  readonly #store: SessionStore
+
+  constructor(transcript: Transcript, store: SessionStore) {
+    this.#transcript = transcript
+    this.#store = store
+  }
+
+  get events(): readonly SessionEvent[] {
+    return this.#transcript.eventsCopy()
+  }
+
+  messages(): readonly Message[] {
+    return this.#transcript.messages()
+  }
+
+  flush(): Promise<void> {
+    return firstValueFrom(flushTranscript(this.#transcript, this.#store), { defaultValue: undefined })
+  }
+}
