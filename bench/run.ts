@@ -34,6 +34,7 @@ const scripts: readonly { readonly name: string; readonly rows: boolean }[] = [
   { name: 'drain', rows: true },
   { name: 'memory', rows: true },
   { name: 'agents', rows: true },
+  { name: 'sessions', rows: true },
   { name: 'streaming', rows: true },
   { name: 'sessionOpen', rows: true },
   { name: 'fileStore', rows: false },

@@ -17,14 +17,16 @@ const controllerIn = (cell: AbortCell): AbortController => {
  * still the aborted one when it was aborted.
  */
 export class Activities {
-  private readonly cells = new Map<number, AbortCell>()
-  private readonly stop$ = new Subject<number>()
+  // Made on first use: a turn whose effects all answer at once never stops anything.
+  #cells: Map<number, AbortCell> | undefined
+  #stop$: Subject<number> | undefined
 
   cellOf(activity: number): AbortCell {
-    let cell = this.cells.get(activity)
+    this.#cells ??= new Map()
+    let cell = this.#cells.get(activity)
     if (cell === undefined) {
       cell = {}
-      this.cells.set(activity, cell)
+      this.#cells.set(activity, cell)
     }
     return cell
   }
@@ -46,17 +48,18 @@ export class Activities {
 
   /** Unsubscribes whatever still runs for the activity and forgets it. */
   stop(activity: number): void {
-    this.stop$.next(activity)
-    this.cells.delete(activity)
+    this.#stop$?.next(activity)
+    this.#cells?.delete(activity)
   }
 
   /** Forgets an activity that ended without a stop (a turn that was not aborted). */
   forget(activity: number): void {
-    this.cells.delete(activity)
+    this.#cells?.delete(activity)
   }
 
   /** Cuts `answer` off at the activity's stop. */
   untilStopped(activity: number, answer: Observable<Signal>): Observable<Signal> {
-    return answer.pipe(takeUntil(this.stop$.pipe(filter((id) => id === activity))))
+    this.#stop$ ??= new Subject<number>()
+    return answer.pipe(takeUntil(this.#stop$.pipe(filter((id) => id === activity))))
   }
 }

@@ -10,7 +10,7 @@ import { parseModelEvent } from './parseModelEvent.js'
 export type ModelCallDeps = {
   readonly agentId: string
   readonly model: ModelAdapter
-  readonly system?: string
+  readonly system: string | undefined
   readonly toolSpecs: readonly ToolSpec[]
   readonly transcript: Transcript
   /** Cuts an Observable answer off at the activity's `stop` effect (R25). */

@@ -1,4 +1,4 @@
-import { merge, Observable, type SchedulerLike, Subject, Subscription, scan } from 'rxjs'
+import { Observable, type SchedulerLike, Subject, Subscription, scan } from 'rxjs'
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
 import type { InboxSnapshot } from '../contracts/inbox.js'
 import type { AgentMessageId } from '../contracts/messages.js'
@@ -14,11 +14,13 @@ import { selectHolds, selectQuiescent } from '../machine/selectors.js'
 import type { DeliveryState } from '../machine/state.js'
 import type { AcceptedSend } from '../messages/acceptSend.js'
 import type { Transcript } from '../session/transcript.js'
+import { Activities } from './activities.js'
 import { createEffectRunner } from './effectRunner.js'
 import type { HookSet } from './hookSet.js'
 import { InboxSnapshots } from './inboxSnapshots.js'
 import { type Inlet, inlet } from './inlet.js'
 import { later, mergeEffects } from './mergeEffects.js'
+import { mergeInputs } from './mergeInputs.js'
 import { Outcomes } from './outcomes.js'
 import { type Published, publishOutputs } from './publishOutputs.js'
 import { createToolBatchRunner } from './runToolBatch.js'
@@ -316,11 +318,12 @@ export class Driver<A> {
     }
     this.#engine = engine
     this.#builds++
+    // Fields listed, no spread: docs/performance.md#records-copied-field-by-field.
     const run = createEffectRunner({
       agent: this.agent,
       agentId: config.agentId,
       model: config.model,
-      ...(config.system !== undefined ? { system: config.system } : {}),
+      system: config.system,
       hooks: config.hooks,
       toolSpecs: config.toolSpecs,
       runTools: createToolBatchRunner({ tools: config.tools, maxParallel: config.maxParallel, post }),
@@ -335,9 +338,10 @@ export class Driver<A> {
         engine.commands.complete()
         engine.signals.complete()
       },
+      activities: new Activities(),
     })
     engine.subscription.add(engine.effects.observable.pipe(mergeEffects(run, this)).subscribe(post))
-    const reductions$ = merge(
+    const reductions$ = mergeInputs<Input>(
       engine.sends.observable.pipe(splitSends()),
       engine.commands.observable,
       engine.signals.observable,

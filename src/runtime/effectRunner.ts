@@ -15,7 +15,7 @@ import type { Effect } from '../machine/effects.js'
 import type { Admission, Signal } from '../machine/inputs.js'
 import { startFlush } from '../session/flush.js'
 import type { Transcript } from '../session/transcript.js'
-import { Activities } from './activities.js'
+import type { Activities } from './activities.js'
 import { callHook, hookList } from './callHook.js'
 import { callModel } from './callModel.js'
 import { closeStore } from './closeStore.js'
@@ -28,7 +28,7 @@ export type EffectRunnerDeps<A> = {
   readonly agent: A
   readonly agentId: string
   readonly model: ModelAdapter
-  readonly system?: string
+  readonly system: string | undefined
   readonly hooks: Hooks<A>
   readonly toolSpecs: readonly ToolSpec[]
   readonly runTools: ToolBatchRunner<A>
@@ -43,8 +43,9 @@ export type EffectRunnerDeps<A> = {
   readonly complete: () => void
 }
 
-/** What every effect's runner may use. */
-type Context<A> = EffectRunnerDeps<A> & { readonly activities: Activities }
+/** What every effect's runner may use: the deps and the activities of this engine. */
+export type EffectContext<A> = EffectRunnerDeps<A> & { readonly activities: Activities }
+type Context<A> = EffectContext<A>
 
 type EffectOf<K extends Effect['kind']> = Extract<Effect, { readonly kind: K }>
 type Runners = {
@@ -169,7 +170,7 @@ const runners: Runners = {
  * effect of an activity runs with that activity's `AbortSignal` and stops (unsubscribes) at its
  * `stop` effect, which the reducer emits only after the abort listeners ran (R25).
  */
-export const createEffectRunner = <A>(deps: EffectRunnerDeps<A>): ((effect: Effect) => EffectAnswer) => {
-  const ctx: Context<A> = { ...deps, activities: new Activities() }
-  return (effect) => (runners[effect.kind] as (effect: Effect, ctx: Context<A>) => EffectAnswer)(effect, ctx)
-}
+export const createEffectRunner =
+  <A>(ctx: EffectContext<A>): ((effect: Effect) => EffectAnswer) =>
+  (effect) =>
+    (runners[effect.kind] as (effect: Effect, ctx: Context<A>) => EffectAnswer)(effect, ctx)

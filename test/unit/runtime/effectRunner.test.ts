@@ -2,6 +2,7 @@
 import { asapScheduler, lastValueFrom, type Observable, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import type { Signal } from '../../../src/machine/inputs.js'
+import { Activities } from '../../../src/runtime/activities.js'
 import { createEffectRunner } from '../../../src/runtime/effectRunner.js'
 import { memoryStore } from '../../../src/session/memoryStore.js'
 import { Transcript } from '../../../src/session/transcript.js'
@@ -21,6 +22,8 @@ const runnerWith = (runTools: () => never) => {
     post: () => {},
     schedule: () => {},
     complete: () => {},
+    activities: new Activities(),
+    system: undefined,
   })
 }
 
