@@ -2,8 +2,9 @@ import { closeSync, constants, fstatSync, ftruncateSync, openSync } from 'node:f
 import type { InboxJournal } from '../contracts/inbox.js'
 import type { SessionStore } from '../contracts/store.js'
 import { acquireLock } from './fileLock.js'
-import { type InboxJournalFile, openInboxJournal } from './inboxJournalFile.js'
+import type { InboxJournalFile } from './inboxJournalFile.js'
 import { LogFileStore } from './logFileStore.js'
+import { openInboxJournal } from './openInboxJournal.js'
 import { readLog } from './readLog.js'
 import { SessionLogError, storeError } from './storeErrors.js'
 

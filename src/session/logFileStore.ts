@@ -34,7 +34,7 @@ export class LogFileStore {
   constructor(path: string, fd: number, lock: WriterLock, contents: LogContents, journal: InboxJournalFile) {
     this.path = path
     this.warnings = [...contents.warnings, ...journal.warnings]
-    this.inbox = journal.journal
+    this.inbox = journal
     this.#events = contents.values
     this.#fd = fd
     this.#lock = lock
