@@ -17,7 +17,7 @@ const CLOSE = 'close'
 /**
  * The open store: a thin shell of I/O around its writes, a pure record (`StoreWrites`). It holds
  * no closures while idle (its methods are on the prototype), so an agent that keeps a session open
- * keeps a few small objects for it.
+ * keeps a few small objects for it (docs/performance.md#what-an-open-file-store-holds).
  */
 export class LogFileStore {
   readonly path: string
