@@ -80,11 +80,7 @@ export type {
 export type { FinishReason, ModelAdapter, ModelEvent, ModelRequest, ToolSpec } from './contracts/model.js'
 export type { SessionStore } from './contracts/store.js'
 export type { ToolContext, ToolDefinition, ToolResult } from './contracts/tools.js'
-export {
-  createGoalController,
-  type GoalController,
-  type GoalControllerOptions,
-} from './goals/createGoalController.js'
+export { createGoalController } from './goals/createGoalController.js'
 export { decodeGoalEvent } from './goals/decodeGoalEvent.js'
 export {
   GoalContinuationError,
@@ -93,6 +89,7 @@ export {
   GoalStateError,
 } from './goals/errors.js'
 export { foldGoal, goalStep } from './goals/foldGoal.js'
+export type { GoalController, GoalControllerOptions } from './goals/goalController.js'
 export type { GoalControllerError } from './goals/reportGoalError.js'
 export type { InjectSend, QueueSend } from './machine/inputs.js'
 export type { AcceptedSend } from './messages/acceptSend.js'

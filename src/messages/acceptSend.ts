@@ -1,8 +1,9 @@
 import { InvalidInputError } from '../contracts/errors.js'
 import type { AgentMessage, AgentMessageId, SendOptions, UserMessageData } from '../contracts/messages.js'
 import { mintMessageId } from './mint.js'
+import { parsePresetOptions, parseSendOptions } from './parseSendOptions.js'
+import { parseSendValue } from './parseSendValue.js'
 import { messageOf } from './userText.js'
-import { parsePresetOptions, parseSendOptions, parseSendValue } from './validate.js'
 
 /** The three presets of `send` (docs/contract.md, section 2), one frozen object each. */
 export const FOLLOWUP: SendOptions = Object.freeze({ target: 'next-turn', wakeup: true })

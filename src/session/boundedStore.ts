@@ -1,5 +1,7 @@
-import { from, type SchedulerLike, throwError, timeout } from 'rxjs'
+import { from, type ObservableInput, type SchedulerLike, throwError, timeout } from 'rxjs'
 import { FlushTimeoutError } from '../contracts/errors.js'
+import type { SessionEvent } from '../contracts/events.js'
+import type { InboxJournal } from '../contracts/inbox.js'
 import type { SessionStore } from '../contracts/store.js'
 import { alreadyFlushed } from './memoryStore.js'
 
@@ -10,20 +12,50 @@ import { alreadyFlushed } from './memoryStore.js'
  * The timer runs on the agent's scheduler, so virtual time controls it in tests. A store that
  * has nothing to wait for (`alreadyFlushed`) is answered as before, with no timer.
  */
-export const boundedStore = (store: SessionStore, ms: number, scheduler: SchedulerLike): SessionStore => {
-  if (ms === Number.POSITIVE_INFINITY) return store
-  const bounded: SessionStore = {
-    load: () => store.load(),
-    append: (events) => store.append(events),
-    flush: () => {
-      const pending = store.flush()
-      if (pending === alreadyFlushed) return alreadyFlushed
-      return from(pending).pipe(
-        timeout({ first: ms, scheduler, with: () => throwError(() => new FlushTimeoutError(ms)) }),
-      )
-    },
+export const boundedStore = (store: SessionStore, ms: number, scheduler: SchedulerLike): SessionStore =>
+  ms === Number.POSITIVE_INFINITY ? store : new BoundedStore(store, ms, scheduler)
+
+/**
+ * A class with its methods on the prototype rather than an object of closures: every agent keeps
+ * its store's wrapper for as long as it is open, idle or not.
+ */
+class BoundedStore implements SessionStore {
+  /** The journal is flushed by the store's own flush(), so it is handed on as it is (R50). */
+  declare readonly inbox?: InboxJournal
+  readonly #store: SessionStore
+  readonly #ms: number
+  readonly #scheduler: SchedulerLike
+
+  constructor(store: SessionStore, ms: number, scheduler: SchedulerLike) {
+    this.#store = store
+    this.#ms = ms
+    this.#scheduler = scheduler
+    // Only a store with a journal gives one: the agent keeps its inbox in memory otherwise.
+    if (store.inbox) (this as { inbox?: InboxJournal }).inbox = store.inbox
   }
-  if (store.close) bounded.close = () => store.close?.()
-  // The journal is flushed by the store's own flush(), so it is handed on as it is (R50).
-  return store.inbox ? { ...bounded, inbox: store.inbox } : bounded
+
+  load(): readonly SessionEvent[] {
+    return this.#store.load()
+  }
+
+  append(events: readonly SessionEvent[]): void {
+    this.#store.append(events)
+  }
+
+  flush(): ObservableInput<void> {
+    const pending = this.#store.flush()
+    if (pending === alreadyFlushed) return alreadyFlushed
+    const ms = this.#ms
+    return from(pending).pipe(
+      timeout({
+        first: ms,
+        scheduler: this.#scheduler,
+        with: () => throwError(() => new FlushTimeoutError(ms)),
+      }),
+    )
+  }
+
+  close(): void {
+    this.#store.close?.()
+  }
 }

@@ -5,7 +5,7 @@ import { isRunning, processStart } from './processStart.js'
 import { SessionLockedError, SessionStoreError, storeError } from './storeErrors.js'
 
 /**
- * Takes the writer lock of a session log, `<path>.lock`, and returns the release function.
+ * Takes the writer lock of a session log, `<path>.lock`, and returns it (`release()` gives it up).
  *
  * A lock file names its owner (`<pid> <start> <token>`: the process, when it started, and a
  * random token that names this very lock). It is written completely under a temporary name and
@@ -24,7 +24,7 @@ import { SessionLockedError, SessionStoreError, storeError } from './storeErrors
  * Throws `SessionLockedError` while a live process holds the lock, `SessionStoreError` when the
  * file system refuses (a missing directory, a permission …), naming the log path.
  */
-export const acquireLock = (path: string): (() => void) => {
+export const acquireLock = (path: string): WriterLock => {
   const lockPath = `${path}.lock`
   const token = randomBytes(16).toString('hex')
   const temp = `${lockPath}.${token}.tmp`
@@ -36,7 +36,7 @@ export const acquireLock = (path: string): (() => void) => {
   try {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const outcome = take(path, lockPath, lockPath, temp, 0)
-      if (outcome === TAKEN) return releaser(path, lockPath, token)
+      if (outcome === TAKEN) return new WriterLock(path, token)
       if (typeof outcome === 'number') throw new SessionLockedError(path, outcome)
       if (outcome === BUSY) sleep(1) // another process is breaking a stale lock: give it a moment
     }
@@ -126,14 +126,27 @@ const inspect = (path: string, name: string): Seen | undefined => {
   }
 }
 
-/** Removes the lock once, and only while it is still this writer's own. */
-const releaser = (path: string, lockPath: string, token: string) => {
-  let released = false
-  return () => {
-    if (released) return
-    released = true
+/**
+ * A writer lock this process holds. A class with its method on the prototype, not a closure: an
+ * open store keeps its lock for as long as it is open, so it should cost its two strings and a flag.
+ */
+export class WriterLock {
+  readonly #path: string
+  readonly #token: string
+  #released = false
+
+  constructor(path: string, token: string) {
+    this.#path = path
+    this.#token = token
+  }
+
+  /** Removes the lock once, and only while it is still this writer's own. */
+  release(): void {
+    if (this.#released) return
+    this.#released = true
+    const lockPath = `${this.#path}.lock`
     try {
-      if (inspect(path, lockPath)?.id === token) unlinkSync(lockPath)
+      if (inspect(this.#path, lockPath)?.id === this.#token) unlinkSync(lockPath)
     } catch {
       // Already gone or unreadable: nothing of ours to release.
     }

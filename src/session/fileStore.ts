@@ -1,13 +1,12 @@
 import { closeSync, constants, fstatSync, ftruncateSync, openSync } from 'node:fs'
-import { Observable } from 'rxjs'
-import type { SessionEvent } from '../contracts/events.js'
 import type { InboxJournal } from '../contracts/inbox.js'
 import type { SessionStore } from '../contracts/store.js'
 import { acquireLock } from './fileLock.js'
-import { type InboxJournalFile, openInboxJournal } from './inboxJournalFile.js'
+import type { InboxJournalFile } from './inboxJournalFile.js'
+import { LogFileStore } from './logFileStore.js'
+import { openInboxJournal } from './openInboxJournal.js'
 import { readLog } from './readLog.js'
-import { SessionLogError, SessionStoreError, storeError } from './storeErrors.js'
-import { writeDurably, writeDurablySync } from './writeDurably.js'
+import { SessionLogError, storeError } from './storeErrors.js'
 
 export type FileStore = SessionStore & {
   readonly path: string
@@ -36,134 +35,22 @@ export type FileStore = SessionStore & {
  * same checkpoints: `flush()` completes once both files are durable.
  */
 export const fileStore = (path: string): FileStore => {
-  const release = acquireLock(path)
+  const lock = acquireLock(path)
   let fd: number | undefined
-  let contents: ReturnType<typeof readLog>
   let journal: InboxJournalFile | undefined
   try {
     fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o666)
-    contents = readLog(path, fd)
+    const contents = readLog(path, fd)
     journal = openInboxJournal(path, contents.values)
     // Only a torn last line is cut off; a log that did not open was not touched (R37).
     if (fstatSync(fd).size > contents.validBytes) ftruncateSync(fd, contents.validBytes)
+    return new LogFileStore(path, fd, lock, contents, journal)
   } catch (error) {
     journal?.abandon()
     if (fd !== undefined) closeSync(fd)
-    release()
+    lock.release()
     throw error instanceof SessionLogError
       ? error
       : storeError(path, 'open the session log for reading and writing', error)
-  }
-  const events: SessionEvent[] = contents.values
-  let durableBytes = contents.validBytes
-  let pending: string[] = contents.missingNewline ? ['\n'] : []
-  let writing = false
-  let closed = false
-  const waiting: (() => void)[] = []
-
-  const inbox = journal
-  const next = () => {
-    writing = false
-    waiting.shift()?.()
-  }
-
-  /**
-   * `close()`'s part: the events and inbox records never flushed, at the end of each file, then
-   * fsync and release. Both are tried; the first failure is thrown.
-   */
-  const writeLastAndClose = (): void => {
-    let failure: unknown
-    try {
-      const data = Buffer.from(pending.join(''))
-      if (data.length > 0) {
-        writeDurablySync(fd, data, durableBytes)
-        durableBytes += data.length
-      }
-    } catch (error) {
-      failure = storeError(path, 'write its last events while closing', error)
-    }
-    try {
-      inbox.writeLastAndClose()
-    } catch (error) {
-      failure ??= error
-    }
-    try {
-      closeSync(fd)
-    } finally {
-      release()
-    }
-    if (failure !== undefined) throw failure
-  }
-
-  return {
-    path,
-    warnings: [...contents.warnings, ...inbox.warnings],
-    inbox: inbox.journal,
-    load: () => events.slice(),
-    append: (batch) => {
-      for (const event of batch) {
-        events.push(event)
-        pending.push(`${JSON.stringify(event)}\n`)
-      }
-    },
-    flush: () =>
-      new Observable<void>((subscriber) => {
-        let active = true
-        const run = () => {
-          if (!active) return next()
-          if (closed) {
-            subscriber.error(
-              new SessionStoreError(
-                path,
-                `${path}: the store is closed; open it again with fileStore(path) to write`,
-              ),
-            )
-            return next()
-          }
-          writing = true
-          const lines = pending
-          pending = []
-          const data = Buffer.from(lines.join(''))
-          // The log and the journal are written side by side; the checkpoint is done when both are.
-          let left = 2
-          let failure: Error | undefined
-          const settle = (error: Error | null) => {
-            failure ??= error ?? undefined
-            if (--left > 0) return
-            if (active) failure ? subscriber.error(failure) : subscriber.complete()
-            next()
-          }
-          writeDurably(fd, data, durableBytes, (error) => {
-            if (error) {
-              pending = lines.concat(pending) // kept for the next checkpoint (R40)
-              return settle(storeError(path, 'write the checkpoint', error, path, true))
-            }
-            durableBytes += data.length
-            settle(null)
-          })
-          inbox.write(settle)
-        }
-        if (writing) waiting.push(run)
-        else run()
-        return () => {
-          active = false
-        }
-      }),
-    close: () => {
-      if (closed) return
-      closed = true
-      if (!writing) return writeLastAndClose()
-      // A checkpoint's write is still in flight (dispose() stopped waiting for a slow flush):
-      // writing now would write over it at the same position, and closing the descriptor would
-      // fail it. The last events follow it instead; the lock is released after them.
-      waiting.push(() => {
-        try {
-          writeLastAndClose()
-        } catch {
-          // Nobody is left to tell: close() has returned. The events stay in the agent's memory.
-        }
-        next()
-      })
-    },
   }
 }

@@ -1,7 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { parseContextData } from '../../../src/messages/parseContextInput.js'
+import { parseSendValue } from '../../../src/messages/parseSendValue.js'
 import { userText } from '../../../src/messages/userText.js'
-import { parseContextData, parseSendValue, userTextFastPath } from '../../../src/messages/validate.js'
+import { userTextFastPath } from '../../../src/messages/userTextFastPath.js'
 
 /** Blocks around the fast path's shape: the shape itself and near misses on every rule. */
 const block = fc.oneof(

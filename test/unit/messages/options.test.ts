@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { InvalidInputError } from '../../../src/contracts/errors.js'
-import { parseCancelArgs, parseSendOptions } from '../../../src/messages/validate.js'
+import { parseCancelArgs } from '../../../src/messages/parseCancelArgs.js'
+import { parseSendOptions } from '../../../src/messages/parseSendOptions.js'
 
 const thrown = (f: () => unknown): InvalidInputError => {
   try {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { InvalidInputError } from '../../../src/contracts/errors.js'
 import type { MessageSource, UserMessageData } from '../../../src/contracts/messages.js'
 import { renderGoalChange } from '../../../src/messages/goalRender.js'
+import { parseContextInput } from '../../../src/messages/parseContextInput.js'
 import { userSource } from '../../../src/messages/userText.js'
-import { parseContextInput } from '../../../src/messages/validate.js'
 
 /** `send`'s input as data, the way the agent validates it (`parseSendValue` shares this path). */
 const parseSendInput = (input: unknown, call = 'send()'): UserMessageData =>

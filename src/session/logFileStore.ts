@@ -1,0 +1,170 @@
+import { closeSync } from 'node:fs'
+import { Observable, type Subscriber } from 'rxjs'
+import type { SessionEvent } from '../contracts/events.js'
+import type { InboxJournal } from '../contracts/inbox.js'
+import type { WriterLock } from './fileLock.js'
+import type { InboxJournalFile } from './inboxJournalFile.js'
+import type { LogContents } from './readLog.js'
+import { SessionStoreError, storeError } from './storeErrors.js'
+import { nextStoreWrites, type StoreWrites, type StoreWritesEvent, storeWrites } from './storeWrites.js'
+import { writeDurably, writeDurablySync } from './writeDurably.js'
+
+/** A flush waiting for its turn; `active` until its subscriber unsubscribes. */
+type Flush = { readonly subscriber: Subscriber<void>; active: boolean }
+/** The place of a `close()` that waits for the checkpoint in flight. */
+const CLOSE = 'close'
+
+/**
+ * The open store: a thin shell of I/O around its writes, a pure record (`StoreWrites`). It holds
+ * no closures while idle (its methods are on the prototype), so an agent that keeps a session open
+ * keeps a few small objects for it (docs/performance.md#what-an-open-file-store-holds).
+ */
+export class LogFileStore {
+  readonly path: string
+  readonly warnings: readonly string[]
+  readonly inbox: InboxJournal
+  readonly #events: SessionEvent[]
+  readonly #fd: number
+  readonly #lock: WriterLock
+  readonly #journal: InboxJournalFile
+  #writes: StoreWrites
+  /** What waits for the checkpoint in flight, in order; made when something first waits. */
+  #waiting: (Flush | typeof CLOSE)[] | undefined
+
+  constructor(path: string, fd: number, lock: WriterLock, contents: LogContents, journal: InboxJournalFile) {
+    this.path = path
+    this.warnings = [...contents.warnings, ...journal.warnings]
+    this.inbox = journal
+    this.#events = contents.values
+    this.#fd = fd
+    this.#lock = lock
+    this.#journal = journal
+    this.#writes = storeWrites(contents.validBytes, contents.missingNewline ? '\n' : '')
+  }
+
+  load(): readonly SessionEvent[] {
+    return this.#events.slice()
+  }
+
+  append(batch: readonly SessionEvent[]): void {
+    for (const event of batch) {
+      this.#events.push(event)
+      this.#writes = nextStoreWrites(this.#writes, {
+        type: 'append',
+        text: `${JSON.stringify(event)}\n`,
+      }).state
+    }
+  }
+
+  flush(): Observable<void> {
+    return new Observable<void>((subscriber) => {
+      const flush: Flush = { subscriber, active: true }
+      if (this.#writes.checkpoint) this.#wait(flush)
+      else this.#start(flush)
+      return () => {
+        flush.active = false
+      }
+    })
+  }
+
+  close(): void {
+    this.#feed({ type: 'close' }, undefined)
+  }
+
+  #wait(waiter: Flush | typeof CLOSE): void {
+    this.#waiting ??= []
+    this.#waiting.push(waiter)
+  }
+
+  /** A flush's turn: the checkpoint starts, or the closed store refuses it. */
+  #start(flush: Flush): void {
+    if (!flush.active) return this.#next()
+    this.#feed({ type: 'flush' }, flush)
+  }
+
+  /** The next flush (or the last write of a `close()`) that waited for the checkpoint now over. */
+  #next(): void {
+    const waiter = this.#waiting?.shift()
+    if (this.#waiting?.length === 0) this.#waiting = undefined
+    if (waiter === undefined) return
+    if (waiter !== CLOSE) return this.#start(waiter)
+    try {
+      this.#feed({ type: 'last-write' }, undefined)
+    } catch {
+      // Nobody is left to tell: close() has returned. The events stay in the agent's memory.
+    }
+    this.#next()
+  }
+
+  /** Feeds `event` to the record and does the I/O it asks for, for `flush` (the one in turn). */
+  #feed(event: StoreWritesEvent, flush: Flush | undefined): void {
+    const { state, effects } = nextStoreWrites(this.#writes, event)
+    this.#writes = state
+    for (const effect of effects) {
+      switch (effect.kind) {
+        case 'checkpoint': {
+          // The log and the journal are written side by side; the checkpoint is over when both are.
+          const data = Buffer.from(effect.text)
+          writeDurably(this.#fd, data, effect.at, (error) =>
+            this.#feed(
+              error
+                ? {
+                    type: 'log-failed',
+                    error: storeError(this.path, 'write the checkpoint', error, this.path, true),
+                  }
+                : { type: 'log-written', bytes: data.length },
+              flush,
+            ),
+          )
+          this.#journal.write((error) => this.#feed({ type: 'journal-settled', error }, flush))
+          break
+        }
+        case 'report':
+          if (flush?.active)
+            effect.failure ? flush.subscriber.error(effect.failure) : flush.subscriber.complete()
+          this.#feed({ type: 'reported' }, undefined)
+          this.#next()
+          break
+        case 'refuse':
+          flush?.subscriber.error(
+            new SessionStoreError(
+              this.path,
+              `${this.path}: the store is closed; open it again with fileStore(path) to write`,
+            ),
+          )
+          this.#next()
+          break
+        case 'close-later':
+          this.#wait(CLOSE)
+          break
+        case 'write-last':
+          this.#writeLastAndClose(effect.text, effect.at)
+      }
+    }
+  }
+
+  /**
+   * `close()`'s part: the events and inbox records never flushed, at the end of each file, then
+   * fsync and release. Both are tried; the first failure is thrown.
+   */
+  #writeLastAndClose(text: string, at: number): void {
+    let failure: unknown
+    try {
+      const data = Buffer.from(text)
+      if (data.length > 0) writeDurablySync(this.#fd, data, at)
+    } catch (error) {
+      failure = storeError(this.path, 'write its last events while closing', error)
+    }
+    try {
+      this.#journal.writeLastAndClose()
+    } catch (error) {
+      failure ??= error
+    }
+    try {
+      closeSync(this.#fd)
+    } finally {
+      this.#lock.release()
+    }
+    if (failure !== undefined) throw failure
+  }
+}
