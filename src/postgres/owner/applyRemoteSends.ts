@@ -1,10 +1,10 @@
 import type { Subscription } from 'rxjs'
-import type { Agent } from '../contracts/agent.js'
-import type { RemoteApplied, RemoteEditApplied } from '../contracts/remote.js'
-import { extensionsOf } from '../runtime/extensions.js'
+import type { Agent } from '../../contracts/agent.js'
+import type { RemoteApplied, RemoteEditApplied } from '../../contracts/remote.js'
+import { extensionsOf } from '../../runtime/extensions.js'
+import { editOf } from '../rows/remoteEditRecord.js'
+import { isPendingSend, type PendingRemoteRequest } from '../rows/remoteSends.js'
 import type { PostgresSessionStore } from './postgresSessionStore.js'
-import { editOf } from './remoteEditRecord.js'
-import { isPendingSend, type PendingRemoteRequest } from './remoteSends.js'
 
 export type RemoteRequestHandlers = {
   readonly applied?: (request: PendingRemoteRequest, result: RemoteApplied | RemoteEditApplied) => void

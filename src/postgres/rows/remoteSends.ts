@@ -1,11 +1,11 @@
-import type { SessionEvent } from '../contracts/events.js'
-import type { InboxRecord } from '../contracts/inbox.js'
-import { sendOptionsSchema } from '../messages/schemas.js'
-import { checkRecordLine } from '../session/journalLine.js'
-import { deliveredIds } from '../session/replayJournal.js'
-import { SessionStoreError } from '../session/storeErrors.js'
-import { sessionLabel } from './databaseErrors.js'
-import type { JournalRow } from './readSession.js'
+import type { SessionEvent } from '../../contracts/events.js'
+import type { InboxRecord } from '../../contracts/inbox.js'
+import { sendOptionsSchema } from '../../messages/schemas.js'
+import { checkRecordLine } from '../../session/journalLine.js'
+import { deliveredIds } from '../../session/replayJournal.js'
+import { SessionStoreError } from '../../session/storeErrors.js'
+import { sessionLabel } from '../db/databaseErrors.js'
+import type { JournalRow } from '../db/readSession.js'
 import {
   isRemoteEditOp,
   type RemoteEditRecord,

@@ -1,5 +1,5 @@
-import type { AgentMessage, SendOptions } from '../contracts/messages.js'
-import { acceptedSend, checkSend } from '../messages/acceptSend.js'
+import type { AgentMessage, SendOptions } from '../../contracts/messages.js'
+import { acceptedSend, checkSend } from '../../messages/acceptSend.js'
 
 /**
  * A send from a process that does not drive the session, as its inbox journal row holds it: the

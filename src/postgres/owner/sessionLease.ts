@@ -1,8 +1,8 @@
 import { hostname } from 'node:os'
-import { SessionLockedError } from '../session/storeErrors.js'
-import { LeaseLostError, sessionLabel } from './databaseErrors.js'
-import type { PooledClient, PostgresPool, QueryResult } from './pgTypes.js'
-import { connectWithin, queryWithin } from './timeouts.js'
+import { SessionLockedError } from '../../session/storeErrors.js'
+import { LeaseLostError, sessionLabel } from '../db/databaseErrors.js'
+import type { PooledClient, PostgresPool, QueryResult } from '../db/pgTypes.js'
+import { connectWithin, queryWithin } from '../db/timeouts.js'
 
 /**
  * Ownership of one session (R54): a session-level advisory lock held by a connection of its own,

@@ -1,6 +1,6 @@
-import type { AgentCancelCause, AgentMessageId, CancelOptions, SendInput } from '../contracts/messages.js'
-import { cancelUntilApplied } from './cancelWithoutOwner.js'
-import type { PostgresPool } from './pgTypes.js'
+import type { AgentCancelCause, AgentMessageId, CancelOptions, SendInput } from '../../contracts/messages.js'
+import type { PostgresPool } from '../db/pgTypes.js'
+import { cancelUntilApplied } from '../owner/cancelWithoutOwner.js'
 import {
   type RemoteEditRecord,
   remoteCancel,
@@ -8,7 +8,7 @@ import {
   remotePromote,
   remoteRemove,
   remoteReplace,
-} from './remoteEditRecord.js'
+} from '../rows/remoteEditRecord.js'
 import { writeRemoteEdit } from './writeRemoteSend.js'
 
 /**

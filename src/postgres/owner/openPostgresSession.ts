@@ -1,22 +1,22 @@
 import { AsyncSubject, defer, filter, from } from 'rxjs'
-import type { SessionEvent } from '../contracts/events.js'
-import type { InboxRecord } from '../contracts/inbox.js'
-import { alreadyFlushed } from '../session/memoryStore.js'
-import { SessionStoreError } from '../session/storeErrors.js'
-import { type DatabaseOptions, databaseError, LeaseLostError, sessionLabel } from './databaseErrors.js'
-import { remoteRequests$ } from './followRemoteSends.js'
-import type { PostgresPool } from './pgTypes.js'
-import type { PostgresSessionStore } from './postgresSessionStore.js'
-import { inboxRecords, readSession, type SessionRows } from './readSession.js'
+import type { SessionEvent } from '../../contracts/events.js'
+import type { InboxRecord } from '../../contracts/inbox.js'
+import { alreadyFlushed } from '../../session/memoryStore.js'
+import { SessionStoreError } from '../../session/storeErrors.js'
+import { type DatabaseOptions, databaseError, LeaseLostError, sessionLabel } from '../db/databaseErrors.js'
+import type { PostgresPool } from '../db/pgTypes.js'
+import { inboxRecords, readSession, type SessionRows } from '../db/readSession.js'
+import { checkSessionId } from '../db/sessionId.js'
+import { DEFAULT_TIMEOUT_MS, withConnection } from '../db/timeouts.js'
 import {
   isPendingSend,
   isRemoteRequest,
   type PendingRemoteRequest,
   pendingRemoteRequests,
-} from './remoteSends.js'
-import { checkSessionId } from './sessionId.js'
+} from '../rows/remoteSends.js'
+import { remoteRequests$ } from './followRemoteSends.js'
+import type { PostgresSessionStore } from './postgresSessionStore.js'
 import { type SessionLease, takeLease } from './sessionLease.js'
-import { DEFAULT_TIMEOUT_MS, withConnection } from './timeouts.js'
 import { writeCheckpoint } from './writeCheckpoint.js'
 
 /**

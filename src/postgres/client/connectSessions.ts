@@ -1,26 +1,26 @@
 import { firstValueFrom, type Observable } from 'rxjs'
-import type { SessionEvent } from '../contracts/events.js'
-import type { Outcome } from '../contracts/inbox.js'
+import type { SessionEvent } from '../../contracts/events.js'
+import type { Outcome } from '../../contracts/inbox.js'
 import type {
   AgentMessageId,
   PresetOptions,
   SendInput,
   SendOptions,
   SteerOptions,
-} from '../contracts/messages.js'
-import { PRESETS } from '../messages/acceptSend.js'
-import { SessionStoreError } from '../session/storeErrors.js'
-import { type DatabaseOptions, databaseError, sessionLabel } from './databaseErrors.js'
+} from '../../contracts/messages.js'
+import { PRESETS } from '../../messages/acceptSend.js'
+import { SessionStoreError } from '../../session/storeErrors.js'
+import { type DatabaseOptions, databaseError, sessionLabel } from '../db/databaseErrors.js'
+import { notificationHub } from '../db/notificationHub.js'
+import type { PostgresPool } from '../db/pgTypes.js'
+import { checkMessageId, checkSessionId } from '../db/sessionId.js'
+import { DEFAULT_TIMEOUT_MS } from '../db/timeouts.js'
+import type { RemoteAgentEvent } from '../rows/liveEvents.js'
+import { acceptRemoteSend, type RemoteSendRecord } from '../rows/remoteSendRecord.js'
 import { followEvents } from './followEvents.js'
 import { followTranscript } from './followTranscript.js'
-import type { RemoteAgentEvent } from './liveEvents.js'
-import { notificationHub } from './notificationHub.js'
-import type { PostgresPool } from './pgTypes.js'
 import { type Chain, type RemoteInboxControls, remoteEditCalls } from './remoteEditCalls.js'
 import { remoteOutcome } from './remoteOutcome.js'
-import { acceptRemoteSend, type RemoteSendRecord } from './remoteSendRecord.js'
-import { checkMessageId, checkSessionId } from './sessionId.js'
-import { DEFAULT_TIMEOUT_MS } from './timeouts.js'
 import { writeRemoteSend } from './writeRemoteSend.js'
 
 export type ConnectSessionsOptions = DatabaseOptions & {

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../contracts/errors.js'
+import { InvalidInputError } from '../../contracts/errors.js'
 
 /** The longest session id: ids are keys, and a key this long is a mistake. */
 const MAX_LENGTH = 200

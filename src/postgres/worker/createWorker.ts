@@ -1,11 +1,11 @@
-import type { AgentOptions } from '../contracts/agentOptions.js'
-import type { DatabaseOptions } from './databaseErrors.js'
+import type { AgentOptions } from '../../contracts/agentOptions.js'
+import { INBOX_CHANNEL } from '../client/writeRemoteSend.js'
+import type { DatabaseOptions } from '../db/databaseErrors.js'
+import type { PostgresPool } from '../db/pgTypes.js'
+import { acquireSharedHub } from '../db/sharedHub.js'
+import { DEFAULT_TIMEOUT_MS, withConnection } from '../db/timeouts.js'
 import { type DrivenSession, driveSession } from './driveSession.js'
-import type { PostgresPool } from './pgTypes.js'
 import { sessionsWithWork } from './sessionsWithWork.js'
-import { acquireSharedHub } from './sharedHub.js'
-import { DEFAULT_TIMEOUT_MS, withConnection } from './timeouts.js'
-import { INBOX_CHANNEL } from './writeRemoteSend.js'
 
 export type WorkerOptions = DatabaseOptions & {
   readonly pool: PostgresPool

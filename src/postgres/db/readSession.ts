@@ -1,8 +1,8 @@
-import type { SessionEvent } from '../contracts/events.js'
-import type { InboxRecord } from '../contracts/inbox.js'
-import { checkRecordLine } from '../session/journalLine.js'
-import { checkEvent } from '../session/sessionEventSchema.js'
-import { SessionStoreError } from '../session/storeErrors.js'
+import type { SessionEvent } from '../../contracts/events.js'
+import type { InboxRecord } from '../../contracts/inbox.js'
+import { checkRecordLine } from '../../session/journalLine.js'
+import { checkEvent } from '../../session/sessionEventSchema.js'
+import { SessionStoreError } from '../../session/storeErrors.js'
 import { sessionLabel } from './databaseErrors.js'
 import type { QueryResult } from './pgTypes.js'
 

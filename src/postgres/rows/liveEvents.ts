@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { AgentEvent } from '../contracts/events.js'
+import type { AgentEvent } from '../../contracts/events.js'
 
 /**
  * What `events$` of a remote session emits (R56): the owner's live events, and a marker where

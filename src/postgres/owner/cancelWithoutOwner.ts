@@ -1,12 +1,12 @@
 import { throwError } from 'rxjs'
-import { createAgent } from '../agent/createAgent.js'
-import type { ModelAdapter } from '../contracts/model.js'
-import { extensionsOf } from '../runtime/extensions.js'
-import { SessionLockedError } from '../session/storeErrors.js'
+import { createAgent } from '../../agent/createAgent.js'
+import type { ModelAdapter } from '../../contracts/model.js'
+import { extensionsOf } from '../../runtime/extensions.js'
+import { SessionLockedError } from '../../session/storeErrors.js'
+import type { PostgresPool } from '../db/pgTypes.js'
+import { withConnection } from '../db/timeouts.js'
 import { applyRemoteRequest } from './applyRemoteSends.js'
 import { openPostgresSession } from './openPostgresSession.js'
-import type { PostgresPool } from './pgTypes.js'
-import { withConnection } from './timeouts.js'
 
 /**
  * Never called: the agent below only applies what waits and is released in the same synchronous

@@ -1,5 +1,5 @@
-import type { AgentEvent } from '../contracts/events.js'
-import { jsonSafe } from '../messages/jsonSafe.js'
+import type { AgentEvent } from '../../contracts/events.js'
+import { jsonSafe } from '../../messages/jsonSafe.js'
 import type { EventsLostEvent } from './liveEvents.js'
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8')

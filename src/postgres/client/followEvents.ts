@@ -1,8 +1,13 @@
 import { Observable } from 'rxjs'
-import { deepFreeze } from '../messages/snapshot.js'
-import { liveEventSchema } from './liveEventSchema.js'
-import { type EventsLostEvent, type LiveBatch, liveChannel, type RemoteAgentEvent } from './liveEvents.js'
-import type { NotificationHub } from './notificationHub.js'
+import { deepFreeze } from '../../messages/snapshot.js'
+import type { NotificationHub } from '../db/notificationHub.js'
+import { liveEventSchema } from '../rows/liveEventSchema.js'
+import {
+  type EventsLostEvent,
+  type LiveBatch,
+  liveChannel,
+  type RemoteAgentEvent,
+} from '../rows/liveEvents.js'
 
 const lost = (reason: EventsLostEvent['reason'], eventType?: string): EventsLostEvent =>
   deepFreeze({ type: 'remote/events-lost', reason, ...(eventType === undefined ? {} : { eventType }) })

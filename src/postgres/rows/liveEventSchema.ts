@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { contentBlockSchema, messageSourceSchema } from '../messages/schemas.js'
+import { contentBlockSchema, messageSourceSchema } from '../../messages/schemas.js'
 import type { RemoteAgentEvent } from './liveEvents.js'
 
 const agentId = z.string()

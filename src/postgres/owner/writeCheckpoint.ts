@@ -1,7 +1,7 @@
-import type { SessionEvent } from '../contracts/events.js'
-import type { InboxRecord } from '../contracts/inbox.js'
-import { journalLine } from '../session/journalLine.js'
-import { LeaseLostError } from './databaseErrors.js'
+import type { SessionEvent } from '../../contracts/events.js'
+import type { InboxRecord } from '../../contracts/inbox.js'
+import { journalLine } from '../../session/journalLine.js'
+import { LeaseLostError } from '../db/databaseErrors.js'
 import type { SessionLease } from './sessionLease.js'
 
 /** The channel on which a committed checkpoint is announced; the payload names the session. */

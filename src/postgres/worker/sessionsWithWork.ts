@@ -1,4 +1,4 @@
-import type { PostgresClient } from './pgTypes.js'
+import type { PostgresClient } from '../db/pgTypes.js'
 
 /** A session that has work waiting, with the number of its last journal row. */
 export type SessionWithWork = { readonly id: string; readonly inboxSeq: number }

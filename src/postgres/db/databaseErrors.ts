@@ -1,4 +1,4 @@
-import { SessionStoreError } from '../session/storeErrors.js'
+import { SessionStoreError } from '../../session/storeErrors.js'
 
 /** Options of every function that talks to the database. */
 export type DatabaseOptions = {
