@@ -1,13 +1,9 @@
 import { Observable } from 'rxjs'
 import { deepFreeze } from '../../messages/snapshot.js'
+import { liveChannel } from '../channels.js'
 import type { NotificationHub } from '../db/notificationHub.js'
 import { liveEventSchema } from '../rows/liveEventSchema.js'
-import {
-  type EventsLostEvent,
-  type LiveBatch,
-  liveChannel,
-  type RemoteAgentEvent,
-} from '../rows/liveEvents.js'
+import type { EventsLostEvent, LiveBatch, RemoteAgentEvent } from '../rows/liveEvents.js'
 
 const lost = (reason: EventsLostEvent['reason'], eventType?: string): EventsLostEvent =>
   deepFreeze({ type: 'remote/events-lost', reason, ...(eventType === undefined ? {} : { eventType }) })

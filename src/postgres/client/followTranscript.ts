@@ -3,15 +3,12 @@ import type { SessionEvent } from '../../contracts/events.js'
 import { deepFreeze } from '../../messages/snapshot.js'
 import { checkEvent } from '../../session/sessionEventSchema.js'
 import { SessionStoreError } from '../../session/storeErrors.js'
+import { EVENTS_CHANNEL } from '../channels.js'
 import { databaseError, sessionLabel } from '../db/databaseErrors.js'
 import type { NotificationHub } from '../db/notificationHub.js'
 import type { PostgresPool } from '../db/pgTypes.js'
-import { serialReads } from '../db/serialReads.js'
+import { PAGE, serialReads } from '../db/serialReads.js'
 import { withConnection } from '../db/timeouts.js'
-import { EVENTS_CHANNEL } from '../owner/writeCheckpoint.js'
-
-/** How many rows one read fetches at most. */
-export const PAGE = 500
 
 /**
  * The committed events of `sessionId` from seq 1, then each new one as it commits (R56): read in

@@ -5,12 +5,12 @@ import type { AgentMessageId } from '../../contracts/messages.js'
 import { deepFreeze } from '../../messages/snapshot.js'
 import { carriedId, deliveredOutcome } from '../../session/deliveredOutcome.js'
 import { checkRecordLine } from '../../session/journalLine.js'
+import { EVENTS_CHANNEL } from '../channels.js'
 import { databaseError } from '../db/databaseErrors.js'
 import type { NotificationHub } from '../db/notificationHub.js'
 import type { PostgresPool } from '../db/pgTypes.js'
 import { serialReads } from '../db/serialReads.js'
 import { withConnection } from '../db/timeouts.js'
-import { EVENTS_CHANNEL } from '../owner/writeCheckpoint.js'
 import { followTranscript } from './followTranscript.js'
 
 /**

@@ -1,11 +1,9 @@
 import type { AgentMessageId } from '../../contracts/messages.js'
+import { INBOX_CHANNEL } from '../channels.js'
 import type { PostgresPool } from '../db/pgTypes.js'
 import { withConnection } from '../db/timeouts.js'
 import type { RemoteEditRecord } from '../rows/remoteEditRecord.js'
 import { REMOTE_SEND_OP, type RemoteSendRecord } from '../rows/remoteSendRecord.js'
-
-/** The channel on which a new journal row is announced to the session's owner; the payload names the session. */
-export const INBOX_CHANNEL = 'steerable_inbox'
 
 /**
  * Appends a remote send to the inbox journal of `sessionId` (creating the session's row when

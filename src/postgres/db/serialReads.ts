@@ -1,3 +1,6 @@
+/** How many rows one read fetches at most: a read that gets this many says there is more. */
+export const PAGE = 500
+
 /**
  * Reads woken by notifications and timers, one at a time: a wake during a read makes one more
  * read after it, and so does a read that says there is more (a full page). The first failure

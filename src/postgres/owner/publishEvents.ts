@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { Subscription } from 'rxjs'
 import type { Agent } from '../../contracts/agent.js'
+import { liveChannel } from '../channels.js'
 import type { DatabaseOptions } from '../db/databaseErrors.js'
 import type { PostgresPool } from '../db/pgTypes.js'
 import { checkSessionId } from '../db/sessionId.js'
 import { DEFAULT_TIMEOUT_MS, withConnection } from '../db/timeouts.js'
 import { encodeLiveEvent } from '../rows/encodeLiveEvent.js'
-import { LIVE_PAYLOAD_BYTES, liveChannel } from '../rows/liveEvents.js'
+import { LIVE_PAYLOAD_BYTES } from '../rows/liveEvents.js'
 
 export type PublishEventsOptions = DatabaseOptions & {
   /** How long events gather before the first notification of a batch; default 15 ms. */

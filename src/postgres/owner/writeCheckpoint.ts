@@ -1,11 +1,9 @@
 import type { SessionEvent } from '../../contracts/events.js'
 import type { InboxRecord } from '../../contracts/inbox.js'
 import { journalLine } from '../../session/journalLine.js'
+import { EVENTS_CHANNEL } from '../channels.js'
 import { LeaseLostError } from '../db/databaseErrors.js'
 import type { SessionLease } from './sessionLease.js'
-
-/** The channel on which a committed checkpoint is announced; the payload names the session. */
-export const EVENTS_CHANNEL = 'steerable_events'
 
 /**
  * Writes one checkpoint of `sessionId` as one transaction on the lease's connection (R53): the

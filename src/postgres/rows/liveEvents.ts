@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { AgentEvent } from '../../contracts/events.js'
 
 /**
@@ -28,14 +27,6 @@ export type EventsLostEvent = {
   /** For `too-large` and `invalid`: the type of the event left out. */
   readonly eventType?: string
 }
-
-/**
- * The channel a session's live events are published on: one per session, so a follower hears
- * only the session it follows. A channel is an identifier of at most 63 bytes, so it is named
- * after a hash of the session id (the payload carries the id itself, which followers check).
- */
-export const liveChannel = (sessionId: string): string =>
-  `steerable_live_${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}`
 
 /**
  * The largest payload sent: PostgreSQL refuses a NOTIFY payload of 8000 bytes or more (in its

@@ -1,5 +1,5 @@
 import type { AgentOptions } from '../../contracts/agentOptions.js'
-import { INBOX_CHANNEL } from '../client/writeRemoteSend.js'
+import { INBOX_CHANNEL } from '../channels.js'
 import type { DatabaseOptions } from '../db/databaseErrors.js'
 import type { PostgresPool } from '../db/pgTypes.js'
 import { acquireSharedHub } from '../db/sharedHub.js'
