@@ -5,15 +5,11 @@ import { alreadyFlushed } from '../../session/memoryStore.js'
 import { SessionStoreError } from '../../session/storeErrors.js'
 import { type DatabaseOptions, databaseError, LeaseLostError, sessionLabel } from '../db/databaseErrors.js'
 import type { PostgresPool } from '../db/pgTypes.js'
-import { inboxRecords, readSession, type SessionRows } from '../db/readSession.js'
+import { readSession } from '../db/readSession.js'
 import { checkSessionId } from '../db/sessionId.js'
 import { DEFAULT_TIMEOUT_MS, withConnection } from '../db/timeouts.js'
-import {
-  isPendingSend,
-  isRemoteRequest,
-  type PendingRemoteRequest,
-  pendingRemoteRequests,
-} from '../rows/remoteSends.js'
+import { type DecodedSession, decodeSession } from '../rows/decodeSession.js'
+import { isPendingSend, type PendingRemoteRequest } from '../rows/remoteSends.js'
 import { remoteRequests$ } from './followRemoteSends.js'
 import type { PostgresSessionStore } from './postgresSessionStore.js'
 import { type SessionLease, takeLease } from './sessionLease.js'
@@ -34,9 +30,9 @@ export const openPostgresSession = async (
 ): Promise<PostgresSessionStore> => {
   checkSessionId(sessionId, 'openPostgresSession()')
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  let rows: SessionRows
+  let rows: DecodedSession
   try {
-    rows = await withConnection(pool, ms, (query) => readSession(query, sessionId))
+    rows = decodeSession(sessionId, await withConnection(pool, ms, (query) => readSession(query, sessionId)))
   } catch (error) {
     throw databaseError(sessionId, 'read the session', error)
   }
@@ -49,11 +45,11 @@ export const openPostgresSession = async (
   // (written with the next checkpoint, together with what the edit did).
   let editsWritten = 0
   let editsApplied = 0
-  const loaded = (read: SessionRows) => {
-    journalSeq = read.journal.at(-1)?.seq ?? 0
+  const loaded = (read: DecodedSession) => {
+    journalSeq = read.journalSeq
     events = read.events
-    records = inboxRecords(sessionId, read.journal, (row) => !isRemoteRequest(row))
-    remote = pendingRemoteRequests(sessionId, read.journal, records, events, read.remoteApplied)
+    records = read.records
+    remote = read.remote
     editsWritten = read.remoteApplied
     editsApplied = read.remoteApplied
   }
@@ -128,7 +124,7 @@ export const openPostgresSession = async (
         : databaseError(sessionId, 'take its lease', error)
     })
     try {
-      loaded(await readSession(taken.query, sessionId))
+      loaded(decodeSession(sessionId, await readSession(taken.query, sessionId)))
     } catch (error) {
       await taken.release()
       throw databaseError(sessionId, 'read the session', error)

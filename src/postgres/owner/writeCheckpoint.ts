@@ -1,8 +1,8 @@
 import type { SessionEvent } from '../../contracts/events.js'
 import type { InboxRecord } from '../../contracts/inbox.js'
-import { journalLine } from '../../session/journalLine.js'
 import { EVENTS_CHANNEL } from '../channels.js'
 import { LeaseLostError } from '../db/databaseErrors.js'
+import { checkpointRows } from '../rows/checkpointRows.js'
 import type { SessionLease } from './sessionLease.js'
 
 /**
@@ -16,8 +16,8 @@ import type { SessionLease } from './sessionLease.js'
  * handed these events and records over: written in the same transaction as what the edit did,
  * so a new owner neither applies it again nor misses it (see `pendingRemoteRequests`).
  *
- * Records are written as JSON of whatever they are (their `op` and, for an `add`, the message id
- * copied into columns); an `add` whose message is already in the journal is not added again.
+ * The rows are `checkpointRows`: an `add` whose message is already in the journal is not added
+ * again.
  */
 export const writeCheckpoint = async (
   lease: SessionLease,
@@ -38,11 +38,12 @@ export const writeCheckpoint = async (
       )
       if (rows.length === 0)
         throw new LeaseLostError(`another process took the session over (this process had epoch ${epoch})`)
+      const columns = checkpointRows(events, records)
       if (events.length > 0)
         await query(
           `INSERT INTO steerable_events (session_id, seq, epoch, event)
          SELECT $1, s, $2, e FROM unnest($3::int[], $4::json[]) AS t(s, e)`,
-          [sessionId, epoch, events.map((e) => e.seq), events.map((e) => JSON.stringify(e))],
+          [sessionId, epoch, columns.eventSeqs, columns.events],
         )
       if (records.length > 0)
         await query(
@@ -54,9 +55,9 @@ export const writeCheckpoint = async (
             sessionId,
             Number(rows[0]!.inbox_seq) - records.length,
             epoch,
-            records.map((r) => r.op),
-            records.map(addedId),
-            records.map((r) => journalLine(r).slice(0, -1)),
+            columns.ops,
+            columns.messageIds,
+            columns.records,
           ],
         )
       await query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, sessionId])
@@ -70,6 +71,3 @@ export const writeCheckpoint = async (
     }
   })
 }
-
-/** The message id of an `add` record (unique in a session's journal); null for other records. */
-const addedId = (record: InboxRecord): string | null => (record.op === 'add' ? record.message.id : null)
