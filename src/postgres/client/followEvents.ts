@@ -2,23 +2,12 @@ import { Observable } from 'rxjs'
 import { deepFreeze } from '../../messages/snapshot.js'
 import { liveChannel } from '../channels.js'
 import type { NotificationHub } from '../db/notificationHub.js'
+import { isLiveBatch } from '../rows/liveBatches.js'
 import { liveEventSchema } from '../rows/liveEventSchema.js'
-import type { EventsLostEvent, LiveBatch, RemoteAgentEvent } from '../rows/liveEvents.js'
+import type { EventsLostEvent, RemoteAgentEvent } from '../rows/liveEvents.js'
 
 const lost = (reason: EventsLostEvent['reason'], eventType?: string): EventsLostEvent =>
   deepFreeze({ type: 'remote/events-lost', reason, ...(eventType === undefined ? {} : { eventType }) })
-
-const isBatch = (value: unknown, sessionId: string): value is LiveBatch => {
-  const batch = value as Partial<LiveBatch> | null
-  return (
-    typeof batch === 'object' &&
-    batch !== null &&
-    batch.s === sessionId &&
-    typeof batch.p === 'string' &&
-    Number.isInteger(batch.n) &&
-    Array.isArray(batch.e)
-  )
-}
 
 /**
  * The live events of `sessionId`'s owner, as it publishes them (R56, `publishEvents`), from the
@@ -40,7 +29,7 @@ export const followEvents = (hub: NotificationHub, sessionId: string): Observabl
         return
       }
       // Another session whose channel name collides, or something else on the channel.
-      if (!isBatch(batch, sessionId)) return
+      if (!isLiveBatch(batch, sessionId)) return
       // Batches of one publisher are numbered from 1: a gap is a notification this connection missed.
       if (batch.p === publisher && batch.n > last + 1) subscriber.next(lost('missed'))
       publisher = batch.p

@@ -7,7 +7,7 @@ import type { PostgresPool } from '../db/pgTypes.js'
 import { checkSessionId } from '../db/sessionId.js'
 import { DEFAULT_TIMEOUT_MS, withConnection } from '../db/timeouts.js'
 import { encodeLiveEvent } from '../rows/encodeLiveEvent.js'
-import { LIVE_PAYLOAD_BYTES } from '../rows/liveEvents.js'
+import { liveBatches, liveBatchRoom } from '../rows/liveBatches.js'
 
 export type PublishEventsOptions = DatabaseOptions & {
   /** How long events gather before the first notification of a batch; default 15 ms. */
@@ -46,36 +46,13 @@ export const publishEvents = (
   const batchMs = options.batchMs ?? 15
   const channel = liveChannel(sessionId)
   const publisher = randomBytes(8).toString('hex')
-  // The envelope around the events, with room for the largest batch number.
-  const envelope = Buffer.byteLength(JSON.stringify({ s: sessionId, p: publisher, n: 1e15, e: [] }))
-  const room = LIVE_PAYLOAD_BYTES - envelope - 1
+  const room = liveBatchRoom(sessionId, publisher)
   let batch = 0
   let waiting: string[] = []
   let waitingBytes = 0
   let flushing = false
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  const payloads = (texts: readonly string[]): string[] => {
-    const out: string[] = []
-    let current: string[] = []
-    let size = 0
-    const close = () => {
-      if (current.length === 0) return
-      out.push(
-        `{"s":${JSON.stringify(sessionId)},"p":"${publisher}","n":${++batch},"e":[${current.join(',')}]}`,
-      )
-      current = []
-      size = 0
-    }
-    for (const text of texts) {
-      const bytes = Buffer.byteLength(text) + 1
-      if (size + bytes > room) close()
-      current.push(text)
-      size += bytes
-    }
-    close()
-    return out
-  }
   /** Outside code: whatever it throws must not reject a chain nobody holds, nor reach the agent. */
   const report = (error: unknown): void => {
     try {
@@ -91,7 +68,8 @@ export const publishEvents = (
     const texts = waiting
     waiting = []
     waitingBytes = 0
-    const notes = payloads(texts)
+    const notes = liveBatches(sessionId, publisher, batch, texts, room)
+    batch += notes.length
     withConnection(pool, ms, async (query) => {
       for (const note of notes) await query('SELECT pg_notify($1, $2)', [channel, note])
     })

@@ -27,17 +27,3 @@ export type EventsLostEvent = {
   /** For `too-large` and `invalid`: the type of the event left out. */
   readonly eventType?: string
 }
-
-/**
- * The largest payload sent: PostgreSQL refuses a NOTIFY payload of 8000 bytes or more (in its
- * default build), so a batch stays safely under.
- */
-export const LIVE_PAYLOAD_BYTES = 7_900
-
-/** One notification: session `s`, publisher `p` (one per `publishEvents`), batch `n`, events `e`. */
-export type LiveBatch = {
-  readonly s: string
-  readonly p: string
-  readonly n: number
-  readonly e: readonly unknown[]
-}
