@@ -14,16 +14,16 @@ export { type DatabaseOptions, LeaseLostError } from './postgres/db/databaseErro
 export { type MigrateResult, migrate } from './postgres/db/migrate.js'
 export type { PostgresPool } from './postgres/db/pgTypes.js'
 export { DatabaseTimeoutError } from './postgres/db/timeouts.js'
-export { applyRemoteSends } from './postgres/owner/applyRemoteSends.js'
+export { applyRemoteRequests, applyRemoteSends } from './postgres/owner/applyRemoteRequests.js'
 export { openPostgresSession } from './postgres/owner/openPostgresSession.js'
 export type { PostgresSessionStore } from './postgres/owner/postgresSessionStore.js'
 export { type PublishEventsOptions, publishEvents } from './postgres/owner/publishEvents.js'
 export type { EventsLostEvent, RemoteAgentEvent } from './postgres/rows/liveEvents.js'
-export type { RemoteEditRecord } from './postgres/rows/remoteEditRecord.js'
-export type { RemoteSendRecord } from './postgres/rows/remoteSendRecord.js'
 export type {
   PendingRemoteEdit,
   PendingRemoteRequest,
   PendingRemoteSend,
-} from './postgres/rows/remoteSends.js'
+} from './postgres/rows/pendingRemoteRequests.js'
+export type { RemoteEditRecord } from './postgres/rows/remoteEditRecord.js'
+export type { RemoteSendRecord } from './postgres/rows/remoteSendRecord.js'
 export { createWorker, type Worker, type WorkerOptions } from './postgres/worker/createWorker.js'

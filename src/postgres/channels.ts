@@ -14,7 +14,7 @@ export const EVENTS_CHANNEL = 'steerable_events'
 
 /**
  * A remote request (a send or an edit) was stored in a session's inbox journal (a client,
- * `writeRemoteSend`); the payload names the session. Heard by the session's owner, which
+ * `writeRemoteRequest`); the payload names the session. Heard by the session's owner, which
  * applies it, and by workers, which look for sessions nobody drives.
  */
 export const INBOX_CHANNEL = 'steerable_inbox'

@@ -21,7 +21,7 @@ import { followEvents } from './followEvents.js'
 import { followTranscript } from './followTranscript.js'
 import { type Chain, type RemoteInboxControls, remoteEditCalls } from './remoteEditCalls.js'
 import { remoteOutcome } from './remoteOutcome.js'
-import { writeRemoteSend } from './writeRemoteSend.js'
+import { writeRemoteSend } from './writeRemoteRequest.js'
 
 export type ConnectSessionsOptions = DatabaseOptions & {
   /** How often a follower reads when no notification came (the LISTEN fallback); default 1000 ms. */
@@ -70,7 +70,7 @@ export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOpti
   const pollMs = options.pollMs ?? 1_000
   const hub = notificationHub(pool, ms)
   /** Per session, the last send or edit of this client: the next one is stored after it. */
-  const lastSend = new Map<string, Promise<unknown>>()
+  const lastRequest = new Map<string, Promise<unknown>>()
   let closed = false
 
   const chain: Chain = (sessionId, what, task) => {
@@ -80,13 +80,13 @@ export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOpti
         new SessionStoreError(label, `${label}: this client is closed; connect again to send`),
       )
     }
-    const stored = (lastSend.get(sessionId) ?? Promise.resolve()).then(task).catch((error: unknown) => {
+    const stored = (lastRequest.get(sessionId) ?? Promise.resolve()).then(task).catch((error: unknown) => {
       throw databaseError(sessionId, what, error)
     })
     const settled = stored.catch(() => {})
-    lastSend.set(sessionId, settled)
+    lastRequest.set(sessionId, settled)
     void settled.then(() => {
-      if (lastSend.get(sessionId) === settled) lastSend.delete(sessionId)
+      if (lastRequest.get(sessionId) === settled) lastRequest.delete(sessionId)
     })
     return stored
   }

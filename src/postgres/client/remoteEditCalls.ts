@@ -9,7 +9,7 @@ import {
   remoteRemove,
   remoteReplace,
 } from '../rows/remoteEditRecord.js'
-import { writeRemoteEdit } from './writeRemoteSend.js'
+import { writeRemoteEdit } from './writeRemoteRequest.js'
 
 /**
  * The inbox controls of a session seen from another process (R55, R58). Each validates its

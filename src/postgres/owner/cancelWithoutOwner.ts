@@ -5,7 +5,7 @@ import { extensionsOf } from '../../runtime/extensions.js'
 import { SessionLockedError } from '../../session/storeErrors.js'
 import type { PostgresPool } from '../db/pgTypes.js'
 import { withConnection } from '../db/timeouts.js'
-import { applyRemoteRequest } from './applyRemoteSends.js'
+import { applyRemoteRequest } from './applyRemoteRequests.js'
 import { openPostgresSession } from './openPostgresSession.js'
 
 /**

@@ -9,8 +9,8 @@ import { readSession } from '../db/readSession.js'
 import { checkSessionId } from '../db/sessionId.js'
 import { DEFAULT_TIMEOUT_MS, withConnection } from '../db/timeouts.js'
 import { type DecodedSession, decodeSession } from '../rows/decodeSession.js'
-import { isPendingSend, type PendingRemoteRequest } from '../rows/remoteSends.js'
-import { remoteRequests$ } from './followRemoteSends.js'
+import { isPendingSend, type PendingRemoteRequest } from '../rows/pendingRemoteRequests.js'
+import { followRemoteRequests } from './followRemoteRequests.js'
 import type { PostgresSessionStore } from './postgresSessionStore.js'
 import { type SessionLease, takeLease } from './sessionLease.js'
 import { writeCheckpoint } from './writeCheckpoint.js'
@@ -150,7 +150,7 @@ export const openPostgresSession = async (
       return remote
     },
     remoteRequests$: defer(() =>
-      remoteRequests$(pool, sessionId, remote, journalSeq, ms, options.pollMs ?? 1_000),
+      followRemoteRequests(pool, sessionId, remote, journalSeq, ms, options.pollMs ?? 1_000),
     ),
     get remoteSends$() {
       return store.remoteRequests$.pipe(filter(isPendingSend))

@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs'
 import type { InboxJournal } from '../../contracts/inbox.js'
 import type { SessionStore } from '../../contracts/store.js'
 import type { SessionStoreError } from '../../session/storeErrors.js'
-import type { PendingRemoteRequest, PendingRemoteSend } from '../rows/remoteSends.js'
+import type { PendingRemoteRequest, PendingRemoteSend } from '../rows/pendingRemoteRequests.js'
 
 /** A session store on PostgreSQL (R53), as `openPostgresSession` returns it. */
 export type PostgresSessionStore = SessionStore & {

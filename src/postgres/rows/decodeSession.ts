@@ -5,7 +5,7 @@ import { checkEvent } from '../../session/sessionEventSchema.js'
 import { SessionStoreError } from '../../session/storeErrors.js'
 import { sessionLabel } from '../db/databaseErrors.js'
 import type { JournalRow, SessionRows } from '../db/readSession.js'
-import { isRemoteRequest, type PendingRemoteRequest, pendingRemoteRequests } from './remoteSends.js'
+import { isRemoteRequest, type PendingRemoteRequest, pendingRemoteRequests } from './pendingRemoteRequests.js'
 
 /** A session's rows, checked and decoded: what its store holds in memory. */
 export type DecodedSession = {

@@ -6,7 +6,7 @@ import { extensionsOf } from '../../runtime/extensions.js'
 import { SessionLockedError } from '../../session/storeErrors.js'
 import type { DatabaseOptions } from '../db/databaseErrors.js'
 import type { PostgresPool } from '../db/pgTypes.js'
-import { applyRemoteSends } from '../owner/applyRemoteSends.js'
+import { applyRemoteRequests } from '../owner/applyRemoteRequests.js'
 import { openPostgresSession } from '../owner/openPostgresSession.js'
 import type { PostgresSessionStore } from '../owner/postgresSessionStore.js'
 import { publishEvents } from '../owner/publishEvents.js'
@@ -15,7 +15,7 @@ import { publishEvents } from '../owner/publishEvents.js'
 export type DrivenSession = {
   readonly agent: Agent
   readonly store: PostgresSessionStore
-  /** Resolves once the agent is idle with no remote send applied for `idleMs`. */
+  /** Resolves once the agent is idle with no remote request applied for `idleMs`. */
   readonly quiet: Promise<void>
   /** Stops driving without discarding (R57); resolves when the lease is released. */
   release(): Promise<void>
@@ -24,7 +24,7 @@ export type DrivenSession = {
 /**
  * Takes the lease of `sessionId` and drives it (R57): the session is read again under the
  * lease, an agent is created on it (R51 rebuilds its inbox; restored waking items wake it), and
- * every remote send in the journal is applied in journal order as it commits (R55), and its live
+ * every remote request (send or edit) in the journal is applied in journal order as it commits (R55, R58), and its live
  * events are published for remote followers (R56). Returns
  * `undefined` when another process holds the lease.
  */
@@ -50,12 +50,12 @@ export const driveSession = async (
     await store.release()
     throw error
   }
-  // Before the remote sends are applied, so followers see their enqueue events too (R56).
+  // Before the remote requests are applied, so followers see their enqueue events too (R56).
   const publishing = publishEvents(agent, pool, sessionId, settings)
   let lastApplied = Date.now()
   let releasing = false
-  // A follower that fails (the database is gone) leaves the sends in the journal.
-  const applying: Subscription = applyRemoteSends(agent, store, {
+  // A follower that fails (the database is gone) leaves the requests in the journal.
+  const applying: Subscription = applyRemoteRequests(agent, store, {
     applied: () => {
       lastApplied = Date.now()
     },

@@ -5,9 +5,9 @@ import type { PostgresPool } from '../db/pgTypes.js'
 import { PAGE, serialReads } from '../db/serialReads.js'
 import { acquireSharedHub } from '../db/sharedHub.js'
 import { withConnection } from '../db/timeouts.js'
+import { checkRemoteEdit, checkRemoteSend, type PendingRemoteRequest } from '../rows/pendingRemoteRequests.js'
 import { REMOTE_EDIT_OPS } from '../rows/remoteEditRecord.js'
 import { REMOTE_SEND_OP } from '../rows/remoteSendRecord.js'
-import { checkRemoteEdit, checkRemoteSend, type PendingRemoteRequest } from '../rows/remoteSends.js'
 
 /**
  * For the owner of `sessionId` (R55, R58): the remote requests (sends and edits) that were
@@ -16,7 +16,7 @@ import { checkRemoteEdit, checkRemoteSend, type PendingRemoteRequest } from '../
  * fallback, every `pollMs`; the sessions a process owns on one pool share one LISTEN connection. A failed read ends it with its
  * `SessionStoreError`.
  */
-export const remoteRequests$ = (
+export const followRemoteRequests = (
   pool: PostgresPool,
   sessionId: string,
   pending: readonly PendingRemoteRequest[],

@@ -18,7 +18,7 @@ export const writeRemoteSend = async (
   record: RemoteSendRecord,
   ms: number,
 ): Promise<AgentMessageId> => {
-  await writeRemoteRow(pool, sessionId, REMOTE_SEND_OP, record.message.id, record, ms)
+  await writeRemoteRequest(pool, sessionId, REMOTE_SEND_OP, record.message.id, record, ms)
   return record.message.id
 }
 
@@ -31,9 +31,13 @@ export const writeRemoteEdit = (
   sessionId: string,
   record: RemoteEditRecord,
   ms: number,
-): Promise<number> => writeRemoteRow(pool, sessionId, record.op, record.request, record, ms)
+): Promise<number> => writeRemoteRequest(pool, sessionId, record.op, record.request, record, ms)
 
-const writeRemoteRow = (
+/**
+ * Appends a remote request, a send or an edit, to the journal of `sessionId` under `op`, keyed by
+ * `key` (the message id of a send, the request id of an edit); resolves with its journal number.
+ */
+export const writeRemoteRequest = (
   pool: PostgresPool,
   sessionId: string,
   op: string,

@@ -2,13 +2,22 @@ import type { Subscription } from 'rxjs'
 import type { Agent } from '../../contracts/agent.js'
 import type { RemoteApplied, RemoteEditApplied } from '../../contracts/remote.js'
 import { extensionsOf } from '../../runtime/extensions.js'
+import { isPendingSend, type PendingRemoteRequest } from '../rows/pendingRemoteRequests.js'
 import { editOf } from '../rows/remoteEditRecord.js'
-import { isPendingSend, type PendingRemoteRequest } from '../rows/remoteSends.js'
 import type { PostgresSessionStore } from './postgresSessionStore.js'
 
 export type RemoteRequestHandlers = {
   readonly applied?: (request: PendingRemoteRequest, result: RemoteApplied | RemoteEditApplied) => void
   readonly failed?: (error: unknown) => void
+}
+
+/** Calls a handler of outside code: whatever it throws must not stop the owner's side. */
+const tell = <A extends unknown[]>(handler: ((...args: A) => void) | undefined, ...args: A): void => {
+  try {
+    handler?.(...args)
+  } catch {
+    // Nothing else to tell.
+  }
 }
 
 /**
@@ -23,16 +32,7 @@ export type RemoteRequestHandlers = {
  * driving without discarding anything (as `worker.close()` releases a session): what waits stays
  * in the journal for the next owner. Unsubscribe to stop.
  */
-/** Calls a handler of outside code: whatever it throws must not stop the owner's side. */
-const tell = <A extends unknown[]>(handler: ((...args: A) => void) | undefined, ...args: A): void => {
-  try {
-    handler?.(...args)
-  } catch {
-    // Nothing else to tell.
-  }
-}
-
-export const applyRemoteSends = (
+export const applyRemoteRequests = (
   agent: Agent,
   store: PostgresSessionStore,
   handlers: RemoteRequestHandlers = {},
@@ -54,7 +54,10 @@ export const applyRemoteSends = (
   return applying
 }
 
-/** Applies one remote request to `agent` (see `applyRemoteSends`); call it at top level. */
+/** @deprecated use applyRemoteRequests */
+export const applyRemoteSends = applyRemoteRequests
+
+/** Applies one remote request to `agent` (see `applyRemoteRequests`); call it at top level. */
 export const applyRemoteRequest = (
   agent: Agent,
   store: PostgresSessionStore,
