@@ -1,3 +1,5 @@
+// In db/, not owner/: owners and workers (which own no session while they scan) share it.
+
 import { type NotificationHub, notificationHub } from './notificationHub.js'
 import type { PostgresPool } from './pgTypes.js'
 

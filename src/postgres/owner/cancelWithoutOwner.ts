@@ -1,3 +1,5 @@
+// In owner/ though a client calls it: when nobody drives the session, the client is its owner for a moment.
+
 import { throwError } from 'rxjs'
 import { createAgent } from '../../agent/createAgent.js'
 import type { ModelAdapter } from '../../contracts/model.js'

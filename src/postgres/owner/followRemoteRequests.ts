@@ -13,8 +13,8 @@ import { REMOTE_SEND_OP } from '../rows/remoteSendRecord.js'
  * For the owner of `sessionId` (R55, R58): the remote requests (sends and edits) that were
  * waiting when it read the session (`pending`), then each one stored after journal number
  * `afterSeq`, as it commits, in journal order. Woken by the sender's notification and, as the
- * fallback, every `pollMs`; the sessions a process owns on one pool share one LISTEN connection. A failed read ends it with its
- * `SessionStoreError`.
+ * fallback, every `pollMs`; the sessions a process owns on one pool share one LISTEN connection.
+ * A failed read ends it with its `SessionStoreError`.
  */
 export const followRemoteRequests = (
   pool: PostgresPool,

@@ -1,3 +1,5 @@
+// In owner/, not rows/: it writes on the lease's connection; the rows it writes are rows/checkpointRows.
+
 import type { SessionEvent } from '../../contracts/events.js'
 import type { InboxRecord } from '../../contracts/inbox.js'
 import { EVENTS_CHANNEL } from '../channels.js'

@@ -23,10 +23,10 @@ export type DrivenSession = {
 
 /**
  * Takes the lease of `sessionId` and drives it (R57): the session is read again under the
- * lease, an agent is created on it (R51 rebuilds its inbox; restored waking items wake it), and
- * every remote request (send or edit) in the journal is applied in journal order as it commits (R55, R58), and its live
- * events are published for remote followers (R56). Returns
- * `undefined` when another process holds the lease.
+ * lease, an agent is created on it (R51 rebuilds its inbox; restored waking items wake it),
+ * every remote request (send or edit) in the journal is applied in journal order as it commits
+ * (R55, R58), and its live events are published for remote followers (R56). Returns `undefined`
+ * when another process holds the lease.
  */
 export const driveSession = async (
   pool: PostgresPool,
