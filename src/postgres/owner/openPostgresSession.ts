@@ -1,6 +1,4 @@
 import { AsyncSubject, defer, filter, from } from 'rxjs'
-import type { SessionEvent } from '../../contracts/events.js'
-import type { InboxRecord } from '../../contracts/inbox.js'
 import { alreadyFlushed } from '../../session/memoryStore.js'
 import { SessionStoreError } from '../../session/storeErrors.js'
 import { type DatabaseOptions, databaseError, LeaseLostError, sessionLabel } from '../db/databaseErrors.js'
@@ -9,10 +7,18 @@ import { readSession } from '../db/readSession.js'
 import { checkSessionId } from '../db/sessionId.js'
 import { DEFAULT_TIMEOUT_MS, withConnection } from '../db/timeouts.js'
 import { type DecodedSession, decodeSession } from '../rows/decodeSession.js'
-import { isPendingSend, type PendingRemoteRequest } from '../rows/pendingRemoteRequests.js'
+import { isPendingSend } from '../rows/pendingRemoteRequests.js'
 import { followRemoteRequests } from './followRemoteRequests.js'
 import type { PostgresSessionStore } from './postgresSessionStore.js'
 import { type SessionLease, takeLease } from './sessionLease.js'
+import {
+  hasUnwritten,
+  initialSessionState,
+  isFlushed,
+  refusal,
+  type SessionInput,
+  sessionTransition,
+} from './sessionState.js'
 import { writeCheckpoint } from './writeCheckpoint.js'
 
 /**
@@ -30,94 +36,88 @@ export const openPostgresSession = async (
 ): Promise<PostgresSessionStore> => {
   checkSessionId(sessionId, 'openPostgresSession()')
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  let rows: DecodedSession
+  let read: DecodedSession
   try {
-    rows = decodeSession(sessionId, await withConnection(pool, ms, (query) => readSession(query, sessionId)))
+    read = decodeSession(sessionId, await withConnection(pool, ms, (query) => readSession(query, sessionId)))
   } catch (error) {
     throw databaseError(sessionId, 'read the session', error)
   }
   const label = sessionLabel(sessionId)
-  let events: SessionEvent[] = []
-  let records: InboxRecord[] = []
-  let remote: PendingRemoteRequest[] = []
-  let journalSeq = 0
-  // The last remote edit row applied: as written in the database, and as noted by the owner since
-  // (written with the next checkpoint, together with what the edit did).
-  let editsWritten = 0
-  let editsApplied = 0
-  const loaded = (read: DecodedSession) => {
-    journalSeq = read.journalSeq
-    events = read.events
-    records = read.records
-    remote = read.remote
-    editsWritten = read.remoteApplied
-    editsApplied = read.remoteApplied
+  // What the store holds, append-only (the state counts how much of it is written), and the
+  // remote requests that waited when it was read.
+  let { events, records, remote } = read
+  let state = initialSessionState
+  const dispatch = (input: SessionInput): void => {
+    state = sessionTransition(state, input)
   }
-  loaded(rows)
+  const loaded = (rows: DecodedSession) => {
+    events = rows.events
+    records = rows.records
+    remote = rows.remote
+    const { journalSeq, remoteApplied } = rows
+    dispatch({ type: 'loaded', events: events.length, records: records.length, journalSeq, remoteApplied })
+  }
+  loaded(read)
   let lease: SessionLease | undefined
   let failure: SessionStoreError | undefined
   let closing: Promise<void> | undefined
-  let unwrittenEvents: SessionEvent[] = []
-  let unwrittenRecords: InboxRecord[] = []
-  let writing = 0
   let chain: Promise<void> = Promise.resolve()
 
   // Emits the failure once, to subscribers before and after it: what stops the agent (R54).
   const failed = new AsyncSubject<SessionStoreError>()
   const fail = (reason: unknown): SessionStoreError => {
     if (failure) return failure
+    dispatch({ type: 'lease-lost' })
     failure = databaseError(sessionId, 'write any more (it lost its lease)', reason)
     failed.next(failure)
     failed.complete()
     return failure
   }
-  const closed = () =>
-    new SessionStoreError(label, `${label}: the store is closed; open the session again to write`)
-  const refuse = (): void => {
-    if (failure) throw failure
-    if (closing) throw closed()
-    if (!lease)
-      throw new SessionStoreError(
-        label,
-        `${label}: the store holds no lease, so it cannot append; call store.takeLease() before creating the agent`,
-      )
+  const refused = (why: 'failed' | 'closed' | 'no-lease'): SessionStoreError => {
+    if (why === 'failed' && failure) return failure
+    const what =
+      why === 'no-lease'
+        ? 'the store holds no lease, so it cannot append; call store.takeLease() before creating the agent'
+        : 'the store is closed; open the session again to write'
+    return new SessionStoreError(label, `${label}: ${what}`)
   }
-
-  const unwritten = () =>
-    unwrittenEvents.length > 0 || unwrittenRecords.length > 0 || editsApplied > editsWritten
+  const refuse = (): void => {
+    const why = refusal(state)
+    if (why) throw refused(why)
+  }
 
   /** Writes what is buffered as one checkpoint, after the checkpoints before it. */
   const checkpoint = (): Promise<void> => {
     const run = chain.then(async () => {
       if (failure) throw failure
-      if (!unwritten()) return
+      if (!hasUnwritten(state)) return
       if (!lease) return refuse()
-      const batch = { events: unwrittenEvents, records: unwrittenRecords, applied: editsApplied }
-      unwrittenEvents = []
-      unwrittenRecords = []
+      const before = state
+      dispatch({ type: 'checkpoint-started' })
+      const applied = state.editsApplied
+      const batch = {
+        events: events.slice(before.eventsTaken, state.eventsTaken),
+        records: records.slice(before.recordsTaken, state.recordsTaken),
+      }
       try {
-        await writeCheckpoint(lease, sessionId, batch.events, batch.records, batch.applied)
-        editsWritten = Math.max(editsWritten, batch.applied)
+        await writeCheckpoint(lease, sessionId, batch.events, batch.records, applied)
+        dispatch({ type: 'checkpoint-written', applied })
       } catch (error) {
-        // Kept, in order, for the next checkpoint (R40); a store that lost its lease never writes them.
-        unwrittenEvents = batch.events.concat(unwrittenEvents)
-        unwrittenRecords = batch.records.concat(unwrittenRecords)
+        dispatch({ type: 'checkpoint-failed', events: before.eventsTaken, records: before.recordsTaken })
         if (error instanceof LeaseLostError || lease.lost) throw fail(lease.lost ?? error)
         throw databaseError(sessionId, 'write the checkpoint', error, true)
       }
     })
-    writing++
-    chain = run.then(
-      () => void writing--,
-      () => void writing--,
-    )
+    dispatch({ type: 'checkpoint-queued' })
+    const settled = () => dispatch({ type: 'checkpoint-settled' })
+    chain = run.then(settled, settled)
     return run
   }
 
   const takeOnce = async (): Promise<void> => {
-    if (failure) throw failure
-    if (closing) throw closed()
-    if (lease) return
+    const why = refusal(state)
+    if (why === undefined) return
+    if (why !== 'no-lease') throw refused(why)
     const taken = await takeLease(pool, sessionId, ms).catch((error: unknown) => {
       throw error instanceof Error && error.name === 'SessionLockedError'
         ? error
@@ -130,6 +130,7 @@ export const openPostgresSession = async (
       throw databaseError(sessionId, 'read the session', error)
     }
     lease = taken
+    dispatch({ type: 'lease-taken' })
     taken.onLost(fail)
   }
   let taking: Promise<void> | undefined
@@ -150,37 +151,29 @@ export const openPostgresSession = async (
       return remote
     },
     remoteRequests$: defer(() =>
-      followRemoteRequests(pool, sessionId, remote, journalSeq, ms, options.pollMs ?? 1_000),
+      followRemoteRequests(pool, sessionId, remote, state.journalSeq, ms, options.pollMs ?? 1_000),
     ),
     get remoteSends$() {
       return store.remoteRequests$.pipe(filter(isPendingSend))
     },
-    noteRemoteApplied: (seq) => {
-      // A store that cannot write any more records nothing: the edit stays for the next owner.
-      if (lease && !failure && !closing) editsApplied = Math.max(editsApplied, seq)
-    },
+    noteRemoteApplied: (seq) => dispatch({ type: 'remote-applied', seq }),
     load: () => events.slice(),
     append: (batch) => {
       refuse()
-      for (const event of batch) {
-        events.push(event)
-        unwrittenEvents.push(event)
-      }
+      for (const event of batch) events.push(event)
+      dispatch({ type: 'appended', events: batch.length, records: 0 })
     },
     inbox: {
       load: () => records.slice(),
       append: (batch) => {
         refuse()
-        for (const record of batch) {
-          records.push(record)
-          unwrittenRecords.push(record)
-        }
+        for (const record of batch) records.push(record)
+        dispatch({ type: 'appended', events: 0, records: batch.length })
       },
     },
     flush: () => {
       if (failure) throw failure
-      const idle = writing === 0 && !unwritten()
-      return idle ? alreadyFlushed : defer(() => from(checkpoint()))
+      return isFlushed(state) ? alreadyFlushed : defer(() => from(checkpoint()))
     },
     takeLease: () => {
       // One attempt at a time: two at once would contend with each other for the lock.
@@ -190,9 +183,12 @@ export const openPostgresSession = async (
       return taking
     },
     release: () => {
-      closing ??= checkpoint()
-        .catch(() => {})
-        .then(() => lease?.release())
+      if (!closing) {
+        dispatch({ type: 'release' })
+        closing = checkpoint()
+          .catch(() => {})
+          .then(() => lease?.release())
+      }
       return closing
     },
     close: () => {
