@@ -6,6 +6,7 @@ import { acquireSharedHub } from '../db/sharedHub.js'
 import { DEFAULT_TIMEOUT_MS, withConnection } from '../db/timeouts.js'
 import { type DrivenSession, driveSession } from './driveSession.js'
 import { sessionsWithWork } from './sessionsWithWork.js'
+import { initialWorkerState, type WorkerEffect, type WorkerInput, workerTransition } from './workerState.js'
 
 export type WorkerOptions = DatabaseOptions & {
   readonly pool: PostgresPool
@@ -34,13 +35,15 @@ export type Worker = {
 /**
  * Serves every session with waiting work (R57): it scans for them when it starts, whenever a
  * remote send or edit is stored into a session it does not drive (LISTEN), and every `pollMs`
- * (the fallback, and how it finds sessions an owner released or left behind); it takes the lease of each (another worker holding it is skipped), drives it until it is
- * idle and quiet for `idleMs`, then releases it. A session it found nothing to do in is not opened
- * again until its journal changes. A worker that dies releases its sessions with its connections;
- * another one resumes them from the log and the journal.
+ * (the fallback, and how it finds sessions an owner released or left behind); it takes the lease
+ * of each (another worker holding it is skipped), drives it until it is idle and quiet for
+ * `idleMs`, then releases it. A session it found nothing to do in is not opened again until its
+ * journal changes. A worker that dies releases its sessions with its connections; another one
+ * resumes them from the log and the journal.
+ *
+ * What it decides is `workerTransition`'s; this shell runs the effects it asks for.
  */
 export const createWorker = (options: WorkerOptions): Worker => {
-  const concurrency = options.concurrency ?? 4
   const pollMs = options.pollMs ?? 1_000
   const idleMs = options.idleMs ?? 1_000
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -52,16 +55,50 @@ export const createWorker = (options: WorkerOptions): Worker => {
       // Nothing else to tell.
     }
   }
-  const driven = new Map<string, DrivenSession | undefined>()
-  const nothingAt = new Map<string, number>()
-  let closed = false
+  let state = initialWorkerState(options.concurrency ?? 4, pollMs)
   let timer: ReturnType<typeof setTimeout> | undefined
-  let scanning = false
-  let again = false
+  /** The sessions it drives, once taken (the state lists those it is taking too). */
+  const sessions = new Map<string, DrivenSession>()
+  /** Per session it drove until quiet, the number of the last journal row it had then. */
+  const nothingAt = new Map<string, number>()
 
+  const dispatch = (input: WorkerInput): void => {
+    const step = workerTransition(state, input)
+    state = step.state
+    for (const effect of step.effects) run(effect)
+  }
+  const run = (effect: WorkerEffect): void => {
+    switch (effect.kind) {
+      case 'set-timer':
+        timer = setTimeout(() => {
+          timer = undefined
+          dispatch({ type: 'timer-fired', remembered: nothingAt.size })
+        }, effect.delay)
+        return
+      case 'clear-timer':
+        clearTimeout(timer)
+        timer = undefined
+        return
+      case 'find':
+        void find(effect.limit)
+        return
+      case 'serve':
+        void serve(effect.id, effect.inboxSeq)
+        return
+    }
+  }
+  const find = async (limit: number): Promise<void> => {
+    try {
+      const found = await withConnection(options.pool, ms, (query) => sessionsWithWork(query, limit))
+      for (const { id, inboxSeq } of found)
+        dispatch({ type: 'found', id, inboxSeq, unchanged: nothingAt.get(id) === inboxSeq })
+    } catch (error) {
+      onError(error)
+    }
+    dispatch({ type: 'scan-done' })
+  }
   const serve = async (id: string, inboxSeq: number): Promise<void> => {
-    driven.set(id, undefined)
-    let freed = false
+    let quiet = false
     try {
       const session = await driveSession(options.pool, id, options.agent(id), {
         timeoutMs: ms,
@@ -71,79 +108,33 @@ export const createWorker = (options: WorkerOptions): Worker => {
       if (!session) return
       // Closed while the lease was being taken: close() could not release a session it did not
       // have yet, so let it go here rather than drive it (a long turn would hold close() open).
-      if (closed) return void (await session.release())
-      driven.set(id, session)
+      if (state.closed) return void (await session.release())
+      sessions.set(id, session)
       await session.quiet
       await session.release()
       nothingAt.set(id, inboxSeq)
-      // A full worker skipped sessions for want of a slot: one is free now, look at once (only
-      // after driving: a session another process holds would otherwise be retried in a loop).
-      if (driven.size >= concurrency) freed = true
+      quiet = true
     } catch (error) {
       onError(error)
     } finally {
-      driven.delete(id)
-      if (freed) scanSoon()
-      else if (!closed) schedule(0)
+      sessions.delete(id)
+      dispatch({ type: 'session-done', id, quiet })
     }
-  }
-  const scan = async (): Promise<void> => {
-    timer = undefined
-    if (closed) return
-    scanning = true
-    try {
-      const free = concurrency - driven.size
-      if (free > 0) {
-        const found = await withConnection(options.pool, ms, (query) =>
-          sessionsWithWork(query, free + driven.size + nothingAt.size),
-        )
-        for (const { id, inboxSeq } of found) {
-          if (closed || driven.size >= concurrency) break
-          if (driven.has(id) || nothingAt.get(id) === inboxSeq) continue
-          void serve(id, inboxSeq)
-        }
-      }
-    } catch (error) {
-      onError(error)
-    }
-    scanning = false
-    schedule(again ? 0 : pollMs)
-    again = false
-  }
-  const schedule = (delay: number): void => {
-    if (closed || timer) return
-    timer = setTimeout(() => void scan(), delay)
-  }
-  /** Scans now, not at the next poll (once at a time: a scan under way runs again after). */
-  const scanSoon = (): void => {
-    if (closed) return
-    if (scanning) {
-      again = true
-      return
-    }
-    if (timer) clearTimeout(timer)
-    timer = undefined
-    schedule(0)
-  }
-  /** A request stored into a session this worker does not drive. */
-  const wake = (sessionId: string): void => {
-    if (!driven.has(sessionId)) scanSoon()
   }
   const shared = acquireSharedHub(options.pool, ms)
-  const unfollow = shared.hub.follow(INBOX_CHANNEL, wake)
-  schedule(0)
+  const unfollow = shared.hub.follow(INBOX_CHANNEL, (sessionId) => dispatch({ type: 'notified', sessionId }))
+  dispatch({ type: 'started' })
 
   return {
     get sessions() {
-      return new Set(driven.keys())
+      return new Set(state.driven)
     },
     close: async () => {
-      closed = true
-      if (timer) clearTimeout(timer)
+      dispatch({ type: 'close' })
       unfollow()
       shared.release()
-      await Promise.all([...driven.values()].map((session) => session?.release()))
-      while (driven.size > 0) await new Promise((resolve) => setTimeout(resolve, 10))
+      await Promise.all([...sessions.values()].map((session) => session.release()))
+      while (state.driven.length > 0) await new Promise((resolve) => setTimeout(resolve, 10))
     },
   }
 }
