@@ -24,6 +24,44 @@ const folders = {
 }
 const all = Object.keys(folders)
 
+/**
+ * The rooms of src/postgres/ (steerable/postgres), by role: which rooms of it and which folders of
+ * src/ each may import. src/postgres/channels.ts, every LISTEN/NOTIFY channel, is for all rooms.
+ * The client reaches the owner through one file only: see the rule
+ * `postgres-client-reaches-owner-only-through-the-no-owner-cancel` below.
+ */
+const rooms = {
+  // What talks to the database as such: pool types, timeouts, errors, schema, LISTEN, reads.
+  db: { rooms: [], folders: ['contracts', 'session'] },
+  // How requests, edits, checkpoints and live events are encoded as rows and decoded back (agent:
+  // a remote edit checks its ids with the local call's own check).
+  rows: { rooms: ['db'], folders: ['contracts', 'messages', 'session', 'agent'] },
+  // A process that does not drive the session: it creates no agent.
+  client: { rooms: ['db', 'rows'], folders: ['contracts', 'messages', 'session'] },
+  // The process that drives a session.
+  owner: { rooms: ['db', 'rows'], folders: ['contracts', 'session', 'runtime', 'agent'] },
+  // createWorker: finds sessions with work and drives each as their owner.
+  worker: { rooms: ['db', 'rows', 'owner'], folders: ['contracts', 'session', 'runtime', 'agent'] },
+}
+const roomNames = Object.keys(rooms)
+const roomRules = Object.entries(rooms).map(([room, allowed]) => {
+  // The client's one way into the owner has a rule of its own, so a bad import is told once.
+  const closed = roomNames.filter((r) => r !== room && !allowed.rooms.includes(r))
+  const others = closed.filter((r) => !(room === 'client' && r === 'owner'))
+  const folderless = folders.postgres.filter((f) => !allowed.folders.includes(f))
+  return {
+    name: `postgres-room-${room}`,
+    comment:
+      `src/postgres/${room}/ may import only the rooms ${allowed.rooms.join(', ') || '(none)'}, ` +
+      `channels.ts, and the folders ${allowed.folders.join(', ')}`,
+    severity: 'error',
+    from: { path: `^src/postgres/${room}/` },
+    to: {
+      path: [...others.map((r) => `^src/postgres/${r}/`), ...folderless.map((f) => `^src/${f}/`)],
+    },
+  }
+})
+
 module.exports = {
   forbidden: [
     {
@@ -49,6 +87,33 @@ module.exports = {
         },
       }
     }),
+    ...roomRules,
+    {
+      name: 'postgres-client-reaches-owner-only-through-the-no-owner-cancel',
+      comment:
+        'A client drives no session. The one thing of the owner it uses is the cancel that, when ' +
+        'nobody drives the session, takes the lease for a moment and applies itself ' +
+        '(owner/cancelWithoutOwner.ts).',
+      severity: 'error',
+      from: { path: '^src/postgres/client/' },
+      to: { path: '^src/postgres/owner/', pathNot: '^src/postgres/owner/cancelWithoutOwner\\.ts$' },
+    },
+    {
+      name: 'postgres-channels-import-nothing-of-ours',
+      comment: 'Every room imports channels.ts, so it imports no room (nor anything else of ours).',
+      severity: 'error',
+      from: { path: '^src/postgres/channels\\.ts$' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'postgres-only-channels-outside-the-rooms',
+      comment:
+        'A file directly in src/postgres/ escapes the room rules: put it in its room (channels.ts ' +
+        'is the one exception).',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/postgres/[^/]+$', pathNot: '^src/postgres/channels\\.ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

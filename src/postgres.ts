@@ -3,23 +3,27 @@
  * peer dependency): pass a `pg.Pool`.
  */
 
-export { applyRemoteSends } from './postgres/applyRemoteSends.js'
 export {
   type ConnectSessionsOptions,
   connectSessions,
   type RemoteSession,
   type SessionsClient,
-} from './postgres/connectSessions.js'
-export { createWorker, type Worker, type WorkerOptions } from './postgres/createWorker.js'
-export { type DatabaseOptions, LeaseLostError } from './postgres/databaseErrors.js'
-export type { EventsLostEvent, RemoteAgentEvent } from './postgres/liveEvents.js'
-export { type MigrateResult, migrate } from './postgres/migrate.js'
-export { openPostgresSession } from './postgres/openPostgresSession.js'
-export type { PostgresPool } from './postgres/pgTypes.js'
-export type { PostgresSessionStore } from './postgres/postgresSessionStore.js'
-export { type PublishEventsOptions, publishEvents } from './postgres/publishEvents.js'
-export type { RemoteInboxControls } from './postgres/remoteEditCalls.js'
-export type { RemoteEditRecord } from './postgres/remoteEditRecord.js'
-export type { RemoteSendRecord } from './postgres/remoteSendRecord.js'
-export type { PendingRemoteEdit, PendingRemoteRequest, PendingRemoteSend } from './postgres/remoteSends.js'
-export { DatabaseTimeoutError } from './postgres/timeouts.js'
+} from './postgres/client/connectSessions.js'
+export type { RemoteInboxControls } from './postgres/client/remoteEditCalls.js'
+export { type DatabaseOptions, LeaseLostError } from './postgres/db/databaseErrors.js'
+export { type MigrateResult, migrate } from './postgres/db/migrate.js'
+export type { PostgresPool } from './postgres/db/pgTypes.js'
+export { DatabaseTimeoutError } from './postgres/db/timeouts.js'
+export { applyRemoteRequests, applyRemoteSends } from './postgres/owner/applyRemoteRequests.js'
+export { openPostgresSession } from './postgres/owner/openPostgresSession.js'
+export type { PostgresSessionStore } from './postgres/owner/postgresSessionStore.js'
+export { type PublishEventsOptions, publishEvents } from './postgres/owner/publishEvents.js'
+export type { EventsLostEvent, RemoteAgentEvent } from './postgres/rows/liveEvents.js'
+export type {
+  PendingRemoteEdit,
+  PendingRemoteRequest,
+  PendingRemoteSend,
+} from './postgres/rows/pendingRemoteRequests.js'
+export type { RemoteEditRecord } from './postgres/rows/remoteEditRecord.js'
+export type { RemoteSendRecord } from './postgres/rows/remoteSendRecord.js'
+export { createWorker, type Worker, type WorkerOptions } from './postgres/worker/createWorker.js'

@@ -2,7 +2,7 @@ import { Subscription } from 'rxjs'
 import type { Agent } from '../contracts/agent.js'
 import { errorText } from '../messages/errorText.js'
 import {
-  applyRemoteSends,
+  applyRemoteRequests,
   migrate,
   openPostgresSession,
   type PostgresSessionStore,
@@ -50,7 +50,7 @@ export const openDatabaseSession = async (
     store,
     serve: (agent, warn) => {
       const failed = (error: unknown) => warn(`remote sends stopped: ${errorText(error)}`)
-      serving.add(applyRemoteSends(agent, store, { failed }))
+      serving.add(applyRemoteRequests(agent, store, { failed }))
       serving.add(publishEvents(agent, pool, sessionId))
     },
     close: async () => {

@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { type AgentEvent, createAgent, type ModelEvent } from '../../src/index.js'
-import { liveChannel } from '../../src/postgres/liveEvents.js'
+import { liveChannel } from '../../src/postgres/channels.js'
 import {
   applyRemoteSends,
   connectSessions,

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAgent, SessionStoreError } from '../../src/index.js'
-import { MIGRATIONS, MIGRATIONS_TABLE } from '../../src/postgres/schema.js'
+import { MIGRATIONS, MIGRATIONS_TABLE } from '../../src/postgres/db/schema.js'
 import { migrate, openPostgresSession, type PostgresSessionStore } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
 import { add, id, settle } from '../support/inboxRecords.js'

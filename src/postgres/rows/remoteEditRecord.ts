@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto'
+import { checkId } from '../../agent/inboxControl.js'
+import { InvalidInputError } from '../../contracts/errors.js'
+import type { AgentCancelCause, AgentMessage, AgentMessageId } from '../../contracts/messages.js'
+import type { RemoteEdit } from '../../contracts/remote.js'
+import { messageOf } from '../../messages/userText.js'
+import { parseCancelArgs, parseSendValue } from '../../messages/validate.js'
+
+/**
+ * An inbox edit or a cancel from a process that does not drive the session (R55, R58), as its
+ * inbox journal row holds it. Like a remote send it is a request, not an inbox record: the owner
+ * applies it through its own operation when it reaches it in journal order. `request` is the
+ * row's own id (in the row's `message_id` column), so a write retried after an unclear commit is
+ * stored once. Its `op`s never collide with the owner's records (`add`, `replace`, `move`,
+ * `promote`, `settle`) or with `send`.
+ */
+export type RemoteEditRecord =
+  | { readonly op: 'remote-remove'; readonly request: string; readonly id: AgentMessageId }
+  | { readonly op: 'remote-replace'; readonly request: string; readonly message: AgentMessage }
+  | {
+      readonly op: 'remote-move'
+      readonly request: string
+      readonly id: AgentMessageId
+      readonly index: number
+    }
+  | { readonly op: 'remote-promote'; readonly request: string; readonly id: AgentMessageId }
+  | {
+      readonly op: 'remote-cancel'
+      readonly request: string
+      readonly cause: AgentCancelCause
+      readonly keepInbox: boolean
+    }
+
+/** The `op`s of remote edit rows. */
+export const REMOTE_EDIT_OPS = [
+  'remote-remove',
+  'remote-replace',
+  'remote-move',
+  'remote-promote',
+  'remote-cancel',
+] as const satisfies readonly RemoteEditRecord['op'][]
+
+export const isRemoteEditOp = (op: string): op is RemoteEditRecord['op'] =>
+  (REMOTE_EDIT_OPS as readonly string[]).includes(op)
+
+const request = (): string => randomUUID()
+
+/** `remove(id)` from a client: the id checked like the local call's (R43). */
+export const remoteRemove = (id: unknown): RemoteEditRecord =>
+  Object.freeze({ op: 'remote-remove', request: request(), id: checkId(id, 'remove()') })
+
+/** `replace(id, input)` from a client: `input` validated and snapshotted like a send (R44, R1, R2). */
+export const remoteReplace = (id: unknown, input: unknown): RemoteEditRecord => {
+  const checked = checkId(id, 'replace()')
+  const value = parseSendValue(input, 'replace()')
+  const message = messageOf(checked, value)
+  return Object.freeze({ op: 'remote-replace', request: request(), message })
+}
+
+/** `move(id, index)` from a client (R45). */
+export const remoteMove = (id: unknown, index: unknown): RemoteEditRecord => {
+  const checked = checkId(id, 'move()')
+  if (typeof index !== 'number' || !Number.isInteger(index))
+    throw new InvalidInputError('move()', [
+      { path: ['index'], message: 'expected an integer position in the queue' },
+    ])
+  return Object.freeze({ op: 'remote-move', request: request(), id: checked, index })
+}
+
+/** `promote(id)` from a client (R46). */
+export const remotePromote = (id: unknown): RemoteEditRecord =>
+  Object.freeze({ op: 'remote-promote', request: request(), id: checkId(id, 'promote()') })
+
+/** `cancel(cause, options)` from a client (R58): checked like the local call's (R25, R2). */
+export const remoteCancel = (cause: unknown, options: unknown): RemoteEditRecord => {
+  const args = parseCancelArgs(cause, options)
+  return Object.freeze({
+    op: 'remote-cancel',
+    request: request(),
+    cause: args.cause,
+    keepInbox: args.options.keepInbox === true,
+  })
+}
+
+/** The edit as the owner's agent applies it (`extensionsOf(agent).applyRemoteEdit`). */
+export const editOf = (record: RemoteEditRecord): RemoteEdit => {
+  switch (record.op) {
+    case 'remote-remove':
+      return { kind: 'remove', id: record.id }
+    case 'remote-replace':
+      return {
+        kind: 'replace',
+        id: record.message.id,
+        input: { content: record.message.content, source: record.message.source },
+      }
+    case 'remote-move':
+      return { kind: 'move', id: record.id, index: record.index }
+    case 'remote-promote':
+      return { kind: 'promote', id: record.id }
+    case 'remote-cancel':
+      return { kind: 'cancel', cause: record.cause, options: { keepInbox: record.keepInbox } }
+  }
+}
