@@ -1,8 +1,8 @@
 import { InvalidInputError } from '../contracts/errors.js'
 import type { AgentMessageId } from '../contracts/messages.js'
 import type { Command } from '../machine/inputs.js'
+import { parseSendValue } from '../messages/parseSendValue.js'
 import { messageOf } from '../messages/userText.js'
-import { parseSendValue } from '../messages/validate.js'
 
 /** An id as the inbox controls take it (here and from a remote client): one that send() returned. */
 export const checkId = (id: unknown, call: string): AgentMessageId => {

@@ -1,10 +1,10 @@
 import { z } from 'zod'
 import { InvalidInputError } from '../contracts/errors.js'
 import type { ContentBlock, UserMessageData } from '../contracts/messages.js'
+import { parseContextInput } from '../messages/parseContextInput.js'
 import { contentBlockSchema } from '../messages/schemas.js'
 import { isPlainObject, jsonSnapshot } from '../messages/snapshot.js'
 import { toInputIssues } from '../messages/toInputIssues.js'
-import { parseContextInput } from '../messages/validate.js'
 
 /** The prompt as rewritten so far by a chain of `promptSubmit` hooks. */
 export type DecisionAcc = {

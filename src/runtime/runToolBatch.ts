@@ -15,7 +15,7 @@ import {
 import type { MessageSource, SendInput, ToolCallBlock, ToolResultBlock } from '../contracts/messages.js'
 import type { ToolContext, ToolDefinition } from '../contracts/tools.js'
 import type { Signal } from '../machine/inputs.js'
-import { parseContextInput } from '../messages/validate.js'
+import { parseContextInput } from '../messages/parseContextInput.js'
 import { type Checked, checkArguments } from '../tools/checkArguments.js'
 import { errorResult, thrownResult, toResultBlock } from '../tools/toolResult.js'
 import { callHook } from './callHook.js'

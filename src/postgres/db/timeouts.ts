@@ -40,7 +40,9 @@ export const connectWithin = (pool: PostgresPool, ms: number): Promise<PooledCli
   const connecting = pool.connect()
   connecting.then(
     (client) => {
-      if (late) client.release(true)
+      if (!late) return
+      client.on('error', ignore)
+      client.release(true)
     },
     () => {},
   )
@@ -80,7 +82,12 @@ export const withConnection = async <T>(
       }),
     )
   } finally {
-    client.removeListener('error', onError)
+    // A connection that goes back to the pool is the pool's to watch again. One that is closed
+    // keeps a listener: the server may still report its end (an administrator's disconnect, a
+    // dropped database) while it closes, and an 'error' nobody listens to crashes the process.
+    if (!destroy) client.removeListener('error', onError)
     client.release(destroy)
   }
 }
+
+const ignore = (): void => {}

@@ -3,8 +3,9 @@ import { checkId } from '../../agent/inboxControl.js'
 import { InvalidInputError } from '../../contracts/errors.js'
 import type { AgentCancelCause, AgentMessage, AgentMessageId } from '../../contracts/messages.js'
 import type { RemoteEdit } from '../../contracts/remote.js'
+import { parseCancelArgs } from '../../messages/parseCancelArgs.js'
+import { parseSendValue } from '../../messages/parseSendValue.js'
 import { messageOf } from '../../messages/userText.js'
-import { parseCancelArgs, parseSendValue } from '../../messages/validate.js'
 
 /**
  * An inbox edit or a cancel from a process that does not drive the session (R55, R58), as its
