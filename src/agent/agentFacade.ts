@@ -19,7 +19,8 @@ import { canRetry, selectAcceptsNextStep, selectStatus } from '../machine/select
 import type { DeliveryState } from '../machine/state.js'
 import { acceptedSend, checkSend, FOLLOWUP, INJECT, isPlainPreset, STEER } from '../messages/acceptSend.js'
 import { parseCancelArgs } from '../messages/parseCancelArgs.js'
-import { Driver, type DriverConfig } from '../runtime/driver.js'
+import { Driver } from '../runtime/driver.js'
+import type { EngineConfig } from '../runtime/engine.js'
 import { EXTENSIONS } from '../runtime/extensions.js'
 import { Extensions } from './agentExtensions.js'
 import { moveCommand, promoteCommand, removeCommand, replaceCommand } from './inboxControl.js'
@@ -40,7 +41,7 @@ export class AgentFacade implements Agent {
   #status$: Observable<AgentStatus> | undefined
   #transcript$: Observable<SessionEvent> | undefined
 
-  constructor(config: DriverConfig<Agent>, state: DeliveryState, maxQueued: number | undefined) {
+  constructor(config: EngineConfig<Agent>, state: DeliveryState, maxQueued: number | undefined) {
     this.id = config.agentId
     this.#driver = new Driver<Agent>(this, config, state)
     this.#maxQueued = maxQueued

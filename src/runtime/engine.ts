@@ -1,0 +1,154 @@
+import { type SchedulerLike, Subscription, scan } from 'rxjs'
+import type { ModelAdapter, ToolSpec } from '../contracts/model.js'
+import type { SessionStore } from '../contracts/store.js'
+import type { ToolDefinition } from '../contracts/tools.js'
+import { isCloseStore } from '../machine/dispose.js'
+import type { Effect } from '../machine/effects.js'
+import type { Command, Input, Signal } from '../machine/inputs.js'
+import type { Output } from '../machine/outputs.js'
+import type { Reduced } from '../machine/reduce.js'
+import type { DeliveryState } from '../machine/state.js'
+import type { AcceptedSend } from '../messages/acceptSend.js'
+import type { Transcript } from '../session/transcript.js'
+import { Activities } from './activities.js'
+import type { Broadcast } from './broadcast.js'
+import { createEffectRunner } from './effectRunner.js'
+import type { HookSet } from './hookSet.js'
+import { type Inlet, inlet } from './inlet.js'
+import { type AnswerWatch, mergeEffects } from './mergeEffects.js'
+import { mergeInputs } from './mergeInputs.js'
+import type { Outcomes } from './outcomes.js'
+import { publishOutputs } from './publishOutputs.js'
+import { createToolBatchRunner } from './runToolBatch.js'
+import { splitSends } from './splitSends.js'
+import { trampoline } from './trampoline.js'
+
+/** What an agent's engine runs with, fixed when the agent is created. */
+export type EngineConfig<A> = {
+  readonly agentId: string
+  readonly model: ModelAdapter
+  readonly system: string | undefined
+  readonly hooks: HookSet<A>
+  readonly tools: readonly ToolDefinition<A>[]
+  readonly toolSpecs: readonly ToolSpec[]
+  readonly maxParallel: number
+  readonly scheduler: SchedulerLike
+  readonly transcript: Transcript
+  readonly store: SessionStore
+  /**
+   * Release the engine when quiescent (always, but in the test that compares an agent that
+   * releases with one that never does).
+   */
+  readonly release: boolean
+}
+
+/** The live pipeline: what exists only while the agent has something to do. */
+export type Engine = {
+  readonly sends: Inlet<AcceptedSend>
+  readonly commands: Inlet<Command>
+  readonly signals: Inlet<Signal>
+  readonly effects: Inlet<Effect>
+  readonly subscription: Subscription
+}
+
+/** What an engine is built from: its driver's parts and callbacks. */
+export type EngineParts<A> = {
+  readonly agent: A
+  readonly config: EngineConfig<A>
+  readonly outcomes: Outcomes
+  readonly broadcast: Broadcast
+  /** The state the engine starts from: the latest one. */
+  readonly state: DeliveryState
+  /** Told of every effect answer that waits, so the engine is not released under it. */
+  readonly watch: AnswerWatch
+  /** An input entered the pipeline (counted for `whenIdle`, R28). */
+  entered(): void
+  /** One step of the `scan`: the driver's bookkeeping, then `reduce`. */
+  reduce(acc: Reduced, input: Input): Reduced
+  /** Each reduction's state, before its outputs go out. */
+  adopt(state: DeliveryState): void
+  /** All outputs of a reduction were delivered. */
+  delivered(): void
+  post(signal: Signal): void
+  schedule(hops: number, signal: Signal): void
+  /** The `complete` effect ran: the inputs are closed now. */
+  finished(): void
+  /** The pipeline ended (completed or errored). */
+  ended(): void
+}
+
+const NO_OUTPUTS: readonly Output[] = Object.freeze([])
+
+/**
+ * Builds the pipeline of docs/architecture.md from the latest state: sends, split by target and
+ * wakeup, merged with commands and turn-boundary signals → trampoline → `scan(reduce)` →
+ * publishing; effects → `mergeEffects(runner)` → signals. Each build costs a few dozen objects
+ * (docs/performance.md#a-cheap-engine); `subscription` tears it all down.
+ */
+export const buildEngine = <A>(parts: EngineParts<A>): Engine => {
+  const { config } = parts
+  const entered = () => parts.entered()
+  const post = (signal: Signal) => parts.post(signal)
+  const engine: Engine = {
+    sends: inlet<AcceptedSend>(entered),
+    commands: inlet<Command>(entered),
+    signals: inlet<Signal>(entered),
+    effects: inlet<Effect>(),
+    subscription: new Subscription(),
+  }
+  // Fields listed, no spread: docs/performance.md#records-copied-field-by-field.
+  const run = createEffectRunner({
+    agent: parts.agent,
+    agentId: config.agentId,
+    model: config.model,
+    system: config.system,
+    hooks: config.hooks,
+    toolSpecs: config.toolSpecs,
+    runTools: createToolBatchRunner({ tools: config.tools, maxParallel: config.maxParallel, post }),
+    transcript: config.transcript,
+    store: config.store,
+    scheduler: config.scheduler,
+    post,
+    schedule: (hops, signal) => parts.schedule(hops, signal),
+    complete: () => {
+      parts.finished()
+      engine.sends.complete()
+      engine.commands.complete()
+      engine.signals.complete()
+    },
+    activities: new Activities(),
+  })
+  engine.subscription.add(engine.effects.observable.pipe(mergeEffects(run, parts.watch)).subscribe(post))
+  const broadcast = parts.broadcast
+  engine.subscription.add(
+    mergeInputs<Input>(
+      engine.sends.observable.pipe(splitSends()),
+      engine.commands.observable,
+      engine.signals.observable,
+    )
+      .pipe(
+        trampoline(isCloseStore),
+        scan((acc: Reduced, input: Input) => parts.reduce(acc, input), {
+          state: parts.state,
+          out: NO_OUTPUTS,
+        }),
+        publishOutputs({
+          reduced: (r) => parts.adopt(r.state),
+          transcript: config.transcript,
+          outcomes: parts.outcomes,
+          effect: (effect) => engine.effects.next(effect),
+          delivered: () => parts.delivered(),
+          ended: () => {
+            engine.effects.complete()
+            parts.ended()
+          },
+        }),
+      )
+      .subscribe({
+        next: (output) => broadcast.publish(output),
+        error: (error: unknown) => broadcast.fail(error),
+        complete: () => broadcast.complete(),
+      }),
+  )
+  return engine
+}
