@@ -4,16 +4,8 @@
  * `session.flush()` rejects while the store cannot write and resolves after it recovered, and the
  * agent keeps serving later sends.
  */
-import {
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  rmSync,
-} from 'node:fs'
+
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defer, type ObservableInput, of, throwError } from 'rxjs'
@@ -27,6 +19,7 @@ import {
   type SessionStore,
 } from '../src/index.js'
 import { scriptedModel } from '../src/testing.js'
+import { blockWrites } from './support/blockWrites.js'
 import { record } from './support.js'
 
 /**
@@ -369,10 +362,8 @@ describe('R40: append failures', () => {
 })
 
 /**
- * fileStore-level injection (Linux): the store's file descriptor is swapped, under the same fd
- * number, for a read-only handle on the same file, so its writes fail with EBADF; swapping back
- * a read-write handle is the recovery. Both swaps are synchronous, so the number is never free
- * while the agent runs.
+ * fileStore-level injection: a directory takes the log's name (`blockWrites`), so the store's
+ * next write fails with EISDIR; putting the log back is the recovery.
  */
 describe('R40: fileStore write failures', () => {
   let dir: string
@@ -383,30 +374,6 @@ describe('R40: fileStore write failures', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  const fdOf = (path: string): number => {
-    const real = realpathSync(path)
-    const found = readdirSync('/proc/self/fd').filter((name) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${name}`) === real
-      } catch {
-        return false
-      }
-    })
-    expect(found).toHaveLength(1)
-    return Number(found[0])
-  }
-  /** Re-opens `path` with `flags` under the number `fd` (fills lower free numbers meanwhile). */
-  const swap = (fd: number, path: string, flags: string) => {
-    closeSync(fd)
-    const extra: number[] = []
-    for (;;) {
-      const got = openSync(path, flags)
-      if (got === fd) break
-      extra.push(got)
-      if (got > fd) throw new Error(`fd ${fd} was taken while swapping`)
-    }
-    for (const other of extra) closeSync(other)
-  }
   const readEvents = (path: string): SessionEvent[] =>
     readFileSync(path, 'utf8')
       .split('\n')
@@ -423,16 +390,14 @@ describe('R40: fileStore write failures', () => {
     expect(readEvents(path)).toEqual(agent.session.events)
     const durableAfterTurn1 = agent.session.events.length
 
-    const fd = fdOf(path)
-    swap(fd, path, 'r') // writes now fail with EBADF
+    const unblock = blockWrites(path) // writes now fail with EISDIR
     agent.followup('q2')
     await agent.whenIdle()
     expect(errorsOf(rec.live).map((e) => [e.turn, e.step])).toEqual([[2, 0]])
     expect(rec.log).toContain('settled(2,completed)')
-    await expect(agent.session.flush()).rejects.toThrow(/EBADF/)
+    await expect(agent.session.flush()).rejects.toThrow(/EISDIR/)
+    unblock() // recovered
     expect(readEvents(path)).toHaveLength(durableAfterTurn1)
-
-    swap(fd, path, 'r+') // recovered
     await agent.session.flush()
     expect(readEvents(path)).toEqual(agent.session.events)
     agent.followup('q3')

@@ -44,9 +44,12 @@ export const fileStore = (path: string): FileStore => {
     journal = openInboxJournal(path, contents.values)
     // Only a torn last line is cut off; a log that did not open was not touched (R37).
     if (fstatSync(fd).size > contents.validBytes) ftruncateSync(fd, contents.validBytes)
-    return new LogFileStore(path, fd, lock, contents, journal)
+    // Each write opens the log again: an idle session holds no descriptor.
+    const opened = fd
+    fd = undefined
+    closeSync(opened)
+    return new LogFileStore(path, lock, contents, journal)
   } catch (error) {
-    journal?.abandon()
     if (fd !== undefined) closeSync(fd)
     lock.release()
     throw error instanceof SessionLogError

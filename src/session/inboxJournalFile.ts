@@ -1,10 +1,10 @@
-import { closeSync, constants, open, openSync } from 'node:fs'
+import { constants } from 'node:fs'
 import { dirname } from 'node:path'
 import type { InboxJournal, InboxRecord } from '../contracts/inbox.js'
 import { type FileTail, nextFileTail } from './fileTail.js'
 import { journalLine } from './journalLine.js'
 import { type SessionStoreError, storeError } from './storeErrors.js'
-import { syncDirectory, syncDirectoryAsync, writeDurably, writeDurablySync } from './writeDurably.js'
+import { syncDirectory, syncDirectoryAsync, writeFileDurably, writeFileDurablySync } from './writeDurably.js'
 
 /** The inbox journal of the session log at `logPath`: the sibling file `<logPath>.inbox`. */
 export const inboxJournalPath = (logPath: string): string => `${logPath}.inbox`
@@ -24,8 +24,6 @@ export class InboxJournalFile implements InboxJournal {
   /** Repairs made when it was opened (a torn last line that was cut off). */
   readonly warnings: readonly string[]
   readonly #logPath: string
-  /** `undefined` until the file exists (it is created at its first write) and after it is closed. */
-  #fd: number | undefined
   readonly #records: InboxRecord[]
   /** Records from this index on have no line in the tail yet (lines are made at the next write). */
   #serialized: number
@@ -35,18 +33,18 @@ export class InboxJournalFile implements InboxJournal {
 
   constructor(
     logPath: string,
-    fd: number | undefined,
+    /** Whether the file exists (else it is created at its first write). */
+    exists: boolean,
     records: InboxRecord[],
     warnings: string[],
     tail: FileTail,
   ) {
     this.warnings = warnings
     this.#logPath = logPath
-    this.#fd = fd
     this.#records = records
     this.#serialized = records.length
     this.#tail = tail
-    this.#named = fd !== undefined
+    this.#named = exists
   }
 
   load(): readonly InboxRecord[] {
@@ -73,15 +71,16 @@ export class InboxJournalFile implements InboxJournal {
       this.#tail = nextFileTail(this.#tail, error ? FAILED : { type: 'written', bytes: data.length })
       done(error ? failed(error) : null)
     }
-    const ready = (error: Error | null, opened: number) => {
-      if (opened >= 0) this.#fd = opened
-      if (error) return settle(error)
-      writeDurably(opened, data, this.#tail.end, settle)
-    }
-    if (this.#fd !== undefined && this.#named) return ready(null, this.#fd)
-    createAndSync(file, this.#fd, (error, opened) => {
-      if (!error) this.#named = true
-      ready(error, opened)
+    // Created at its first write, and its name made durable (the directory fsynced) before the
+    // write counts; later writes never create it again (a vanished journal is an error).
+    const named = this.#named
+    const flags = named ? constants.O_RDWR : constants.O_RDWR | constants.O_CREAT
+    writeFileDurably(file, flags, data, this.#tail.end, (error) => {
+      if (error || named) return settle(error)
+      syncDirectoryAsync(dirname(file), (failure) => {
+        if (!failure) this.#named = true
+        settle(failure)
+      })
     })
   }
 
@@ -91,27 +90,19 @@ export class InboxJournalFile implements InboxJournal {
     try {
       this.#serialize()
       if (this.#tail.buffered === '') return
-      this.#fd ??= openSync(file, constants.O_RDWR | constants.O_CREAT, 0o666)
-      if (!this.#named) syncDirectory(dirname(file))
-      this.#named = true
       this.#tail = nextFileTail(this.#tail, WRITE)
       const data = Buffer.from(this.#tail.writing ?? '')
-      writeDurablySync(this.#fd, data, this.#tail.end)
+      const flags = this.#named ? constants.O_RDWR : constants.O_RDWR | constants.O_CREAT
+      writeFileDurablySync(file, flags, data, this.#tail.end)
+      if (!this.#named) syncDirectory(dirname(file))
+      this.#named = true
       this.#tail = nextFileTail(this.#tail, { type: 'written', bytes: data.length })
     } catch (error) {
       throw journalFailure(
         this.#logPath,
         `write the last records of its inbox journal ${file} while closing`,
       )(error)
-    } finally {
-      this.abandon()
     }
-  }
-
-  /** Closes the descriptor without writing (the store did not open after all, or is closed). */
-  abandon(): void {
-    if (this.#fd !== undefined) closeSync(this.#fd)
-    this.#fd = undefined
   }
 
   /** Lines for the records appended since: made once, so a retry writes the same bytes again. */
@@ -126,15 +117,3 @@ export class InboxJournalFile implements InboxJournal {
 
 const WRITE = Object.freeze({ type: 'write' as const })
 const FAILED = Object.freeze({ type: 'failed' as const })
-
-/**
- * The journal's descriptor (opened, and created if need be, when `fd` is `undefined`), once the
- * directory is fsynced so that a created file's name is durable too.
- */
-const createAndSync = (file: string, fd: number | undefined, done: (e: Error | null, fd: number) => void) => {
-  const synced = (opened: number) => syncDirectoryAsync(dirname(file), (error) => done(error, opened))
-  if (fd !== undefined) return synced(fd)
-  open(file, constants.O_RDWR | constants.O_CREAT, 0o666, (error, opened) =>
-    error ? done(error, -1) : synced(opened),
-  )
-}

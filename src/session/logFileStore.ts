@@ -1,4 +1,4 @@
-import { closeSync } from 'node:fs'
+import { constants } from 'node:fs'
 import { Observable, type Subscriber } from 'rxjs'
 import type { SessionEvent } from '../contracts/events.js'
 import type { InboxJournal } from '../contracts/inbox.js'
@@ -7,7 +7,7 @@ import type { InboxJournalFile } from './inboxJournalFile.js'
 import type { LogContents } from './readLog.js'
 import { SessionStoreError, storeError } from './storeErrors.js'
 import { nextStoreWrites, type StoreWrites, type StoreWritesEvent, storeWrites } from './storeWrites.js'
-import { writeDurably, writeDurablySync } from './writeDurably.js'
+import { writeFileDurably, writeFileDurablySync } from './writeDurably.js'
 
 /** A flush waiting for its turn; `active` until its subscriber unsubscribes. */
 type Flush = { readonly subscriber: Subscriber<void>; active: boolean }
@@ -16,27 +16,26 @@ const CLOSE = 'close'
 
 /**
  * The open store: a thin shell of I/O around its writes, a pure record (`StoreWrites`). It holds
- * no closures while idle (its methods are on the prototype), so an agent that keeps a session open
- * keeps a few small objects for it (docs/performance.md#what-an-open-file-store-holds).
+ * no closures while idle (its methods are on the prototype) and no file descriptor (each write
+ * opens the log and closes it), so an agent that keeps a session open keeps a few small objects
+ * for it (docs/performance.md#what-an-open-file-store-holds).
  */
 export class LogFileStore {
   readonly path: string
   readonly warnings: readonly string[]
   readonly inbox: InboxJournal
   readonly #events: SessionEvent[]
-  readonly #fd: number
   readonly #lock: WriterLock
   readonly #journal: InboxJournalFile
   #writes: StoreWrites
   /** What waits for the checkpoint in flight, in order; made when something first waits. */
   #waiting: (Flush | typeof CLOSE)[] | undefined
 
-  constructor(path: string, fd: number, lock: WriterLock, contents: LogContents, journal: InboxJournalFile) {
+  constructor(path: string, lock: WriterLock, contents: LogContents, journal: InboxJournalFile) {
     this.path = path
     this.warnings = [...contents.warnings, ...journal.warnings]
     this.inbox = journal
     this.#events = contents.values
-    this.#fd = fd
     this.#lock = lock
     this.#journal = journal
     this.#writes = storeWrites(contents.validBytes, contents.missingNewline ? '\n' : '')
@@ -105,7 +104,7 @@ export class LogFileStore {
         case 'checkpoint': {
           // The log and the journal are written side by side; the checkpoint is over when both are.
           const data = Buffer.from(effect.text)
-          writeDurably(this.#fd, data, effect.at, (error) =>
+          writeFileDurably(this.path, constants.O_RDWR, data, effect.at, (error) =>
             this.#feed(
               error
                 ? {
@@ -151,7 +150,7 @@ export class LogFileStore {
     let failure: unknown
     try {
       const data = Buffer.from(text)
-      if (data.length > 0) writeDurablySync(this.#fd, data, at)
+      if (data.length > 0) writeFileDurablySync(this.path, constants.O_RDWR, data, at)
     } catch (error) {
       failure = storeError(this.path, 'write its last events while closing', error)
     }
@@ -160,11 +159,7 @@ export class LogFileStore {
     } catch (error) {
       failure ??= error
     }
-    try {
-      closeSync(this.#fd)
-    } finally {
-      this.#lock.release()
-    }
+    this.#lock.release()
     if (failure !== undefined) throw failure
   }
 }

@@ -27,7 +27,7 @@ export const openInboxJournal = (logPath: string, events: readonly SessionEvent[
   )
   const failedOpen = journalFailure(logPath, `open its inbox journal ${file}`)
   let fd = openIfThere(file, failedOpen)
-  if (fd === undefined) return new InboxJournalFile(logPath, undefined, [], [], fileTail(0))
+  if (fd === undefined) return new InboxJournalFile(logPath, false, [], [], fileTail(0))
   try {
     const contents = readJsonLines(
       file,
@@ -40,12 +40,15 @@ export const openInboxJournal = (logPath: string, events: readonly SessionEvent[
       closeSync(fd)
       fd = undefined
       const end = rewrite(file, temp, compacted, journalFailure(logPath, `compact its inbox journal ${file}`))
-      fd = openSync(file, constants.O_RDWR)
-      return new InboxJournalFile(logPath, fd, compacted, contents.warnings, fileTail(end))
+      return new InboxJournalFile(logPath, true, compacted, contents.warnings, fileTail(end))
     }
     if (fstatSync(fd).size > contents.validBytes) ftruncateSync(fd, contents.validBytes)
     const tail = fileTail(contents.validBytes, contents.missingNewline ? '\n' : '')
-    return new InboxJournalFile(logPath, fd, contents.values, contents.warnings, tail)
+    // Each write opens the journal again: an idle session holds no descriptor.
+    const opened = fd
+    fd = undefined
+    closeSync(opened)
+    return new InboxJournalFile(logPath, true, contents.values, contents.warnings, tail)
   } catch (error) {
     if (fd !== undefined) closeSync(fd)
     throw error instanceof SessionLogError ? error : failedOpen(error)

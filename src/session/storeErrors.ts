@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { dirname } from 'node:path'
 
 /** A session log that cannot be opened as it is; the file was left untouched. */
@@ -76,7 +77,9 @@ export const storeError = (
   const dir = dirname(target)
   const advice =
     code === 'ENOENT'
-      ? `the directory ${dir} does not exist: create the directory first`
+      ? existsSync(dir)
+        ? `${target} was removed while the store was open: the store writes nothing else in its place`
+        : `the directory ${dir} does not exist: create the directory first`
       : code === 'ENOTDIR'
         ? `a part of ${dir} is not a directory: fix the path`
         : code === 'EACCES' || code === 'EPERM'

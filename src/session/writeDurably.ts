@@ -49,3 +49,33 @@ export const syncDirectoryAsync = (dir: string, done: (error: Error | null) => v
     fsync(fd, (failure) => close(fd, (closeError) => done(failure ?? closeError ?? null)))
   })
 }
+
+/**
+ * `writeDurably` on the file at `path`, opened for this write only and closed after it: an open
+ * session that is idle holds no file descriptor, so a process can keep more sessions open than
+ * its open-file limit. `flags` without `O_CREAT` makes a file that vanished an error, never a new
+ * file with a hole where its start was.
+ */
+export const writeFileDurably = (
+  path: string,
+  flags: number,
+  data: Buffer,
+  position: number,
+  done: (error: Error | null) => void,
+): void =>
+  open(path, flags, 0o666, (error, fd) => {
+    if (error) return done(error)
+    writeDurably(fd, data, position, (failure) =>
+      close(fd, (closeError) => done(failure ?? closeError ?? null)),
+    )
+  })
+
+/** `writeFileDurably`'s synchronous twin, for `close()`: throws the first error. */
+export const writeFileDurablySync = (path: string, flags: number, data: Buffer, position: number): void => {
+  const fd = openSync(path, flags, 0o666)
+  try {
+    writeDurablySync(fd, data, position)
+  } finally {
+    closeSync(fd)
+  }
+}
