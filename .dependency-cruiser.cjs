@@ -99,6 +99,19 @@ module.exports = {
       to: { path: '^src/postgres/owner/', pathNot: '^src/postgres/owner/cancelWithoutOwner\\.ts$' },
     },
     {
+      name: 'agent-reaches-runtime-through-the-driver',
+      comment:
+        'The façade forwards to the driver, which owns the engine; it does not build pipeline ' +
+        'pieces of its own. Of src/runtime/ it may import the driver, the engine config type, the ' +
+        'hook set and the extensions key.',
+      severity: 'error',
+      from: { path: '^src/agent/' },
+      to: {
+        path: '^src/runtime/',
+        pathNot: '^src/runtime/(driver|engine|hookSet|extensions)\\.ts$',
+      },
+    },
+    {
       name: 'postgres-channels-import-nothing-of-ours',
       comment: 'Every room imports channels.ts, so it imports no room (nor anything else of ours).',
       severity: 'error',
