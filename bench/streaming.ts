@@ -5,8 +5,8 @@
  * whether the cost per delta stays flat. Each model makes a new event object per delta, as a
  * real adapter does (the peer's also updates the partial message, as its providers do).
  *
- * Each measure runs in its own child process after five warm-up turns of 10,000 deltas; medians of
- * RUNS children. `node --expose-gc --import tsx bench/streaming.ts` (or `npm run bench`).
+ * Each measure runs in its own child process: five warm-up turns of 10,000 deltas, then the median
+ * of five measured turns; medians of RUNS children. `node --expose-gc --import tsx bench/streaming.ts` (or `npm run bench`).
  */
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
@@ -34,7 +34,11 @@ const child = async (subject: SubjectId, deltas: number): Promise<number> => {
   // peer's about 1.5x): warm up first. No full GC before the measure: it deoptimizes code that
   // inlined the warm-up agents' closures (see bench/turns.ts).
   for (let i = 0; i < 5; i++) await run(10_000)
-  return run(deltas)
+  // The median of five measured turns: one turn of 10,000 deltas lasts a few milliseconds, and a
+  // single one caught a major GC or a deoptimization often enough to move the row by 4x.
+  const measured: number[] = []
+  for (let i = 0; i < 5; i++) measured.push(await run(deltas))
+  return median(measured)
 }
 
 const args = childArgs()

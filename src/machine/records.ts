@@ -54,6 +54,30 @@ export const withTurn = (t: Turn, patch: Partial<Turn>): Turn => {
   return Object.assign(copy as Turn, patch)
 }
 
+/**
+ * `withTurn(t, {draft})` without a patch object or `Object.assign`: the write of every streamed
+ * delta (docs/performance.md#one-hop-per-delta).
+ */
+export const withTurnDraft = (t: Turn, draft: StepDraft): Turn => {
+  const copy: EveryKey<Turn> = {
+    kind: t.kind,
+    id: t.id,
+    turn: t.turn,
+    step: t.step,
+    phase: t.phase,
+    stepOpen: t.stepOpen,
+    draft,
+    toolResults: t.toolResults,
+    concluded: t.concluded,
+    started: t.started,
+    outcomes: t.outcomes,
+    maxTokens: t.maxTokens,
+    requestError: t.requestError,
+    abort: t.abort,
+  }
+  return copy as Turn
+}
+
 export const withClaim = (c: Claim, patch: Partial<Claim>): Claim => {
   const copy: EveryKey<Claim> = {
     kind: c.kind,
@@ -69,6 +93,12 @@ export const withClaim = (c: Claim, patch: Partial<Claim>): Claim => {
 
 export const withBetween = (b: Between, patch: Partial<Between>): Between =>
   Object.assign({ kind: b.kind, id: b.id, checkpointed: b.checkpointed } satisfies EveryKey<Between>, patch)
+
+/** `withDraft(d, {content})` without a patch object: see `withTurnDraft`. */
+export const withContent = (d: StepDraft, content: StepDraft['content']): StepDraft => {
+  const copy: EveryKey<StepDraft> = { content, toolCalls: d.toolCalls, finish: d.finish, usage: d.usage }
+  return copy as StepDraft
+}
 
 export const withDraft = (d: StepDraft, patch: Partial<StepDraft>): StepDraft => {
   const copy: EveryKey<StepDraft> = {

@@ -3,7 +3,7 @@ import type { ModelEvent } from '../contracts/model.js'
 import { errorText } from '../messages/errorText.js'
 import type { InputOf } from './inputs.js'
 import { drainOutbox } from './outbox.js'
-import { withDraft, withTurn } from './records.js'
+import { withContent, withDraft, withTurn, withTurnDraft } from './records.js'
 import type { Reduction } from './reduction.js'
 import { hasSteering, type StepDraft, type Turn } from './state.js'
 import { beginStep, liveTurn } from './stepStart.js'
@@ -19,18 +19,20 @@ export const stepHookDone = (r: Reduction, { activity, step }: InputOf<'step-hoo
   r.effect({ kind: 'model', activity, turn: turn.turn, step })
 }
 
-/** Text and reasoning deltas merge into the step's last block of the same kind. */
+/** Text and reasoning deltas merge into the step's last block of the same kind (one new array). */
 const appendDelta = (content: readonly ContentBlock[], type: 'text' | 'reasoning', text: string) => {
   const last = content[content.length - 1]
-  if (last?.type === type) return [...content.slice(0, -1), { type, text: last.text + text }]
-  return [...content, { type, text }]
+  const next = content.slice()
+  if (last?.type === type) next[next.length - 1] = { type, text: last.text + text }
+  else next.push({ type, text })
+  return next
 }
 
 const foldModelEvent = (draft: StepDraft, event: ModelEvent): StepDraft => {
   switch (event.type) {
     case 'text':
     case 'reasoning':
-      return withDraft(draft, { content: appendDelta(draft.content, event.type, event.text) })
+      return withContent(draft, appendDelta(draft.content, event.type, event.text))
     case 'tool-call': {
       const call = { type: 'tool-call' as const, id: event.id, name: event.name, arguments: event.arguments }
       return withDraft(draft, { content: [...draft.content, call], toolCalls: [...draft.toolCalls, call] })
@@ -43,7 +45,7 @@ const foldModelEvent = (draft: StepDraft, event: ModelEvent): StepDraft => {
 export const modelEvent = (r: Reduction, { activity, step, event }: InputOf<'model/event'>): void => {
   const turn = liveTurn(r, activity, 'model', step)
   if (!turn || turn.draft.finish) return // events after `finish` are ignored
-  r.setActivity(withTurn(turn, { draft: foldModelEvent(turn.draft, event) }))
+  r.setActivity(withTurnDraft(turn, foldModelEvent(turn.draft, event)))
   if (event.type === 'text' || event.type === 'reasoning') {
     r.live({
       type: 'agent/stream/delta',

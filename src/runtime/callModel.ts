@@ -1,4 +1,4 @@
-import { catchError, defer, endWith, from, map, of, takeWhile } from 'rxjs'
+import { from, Observable, type ObservableInput } from 'rxjs'
 import type { Message } from '../contracts/messages.js'
 import type { ModelAdapter, ModelEvent, ModelRequest, ToolSpec } from '../contracts/model.js'
 import type { Signal } from '../machine/inputs.js'
@@ -45,15 +45,48 @@ export const callModel = (deps: ModelCallDeps, call: ModelCall): EffectAnswer =>
   } catch (error) {
     return { type: 'model/failed', activity, step, error }
   }
-  return defer(() => from(answer)).pipe(
-    map(parseModelEvent),
-    takeWhile((event) => event.type !== 'finish', true),
-    map((event): Signal => ({ type: 'model/event', activity, step, event })),
-    endWith<Signal>({ type: 'model/complete', activity, step }),
-    catchError((error: unknown) => of<Signal>({ type: 'model/failed', activity, step, error })),
-    (signals) => deps.activities.untilStopped(activity, signals),
-  )
+  return deps.activities.untilStopped(activity, answerSignals(answer, activity, step))
 }
+
+/**
+ * A streamed answer as signals: what `from(answer)` with `map(parseModelEvent)`, `takeWhile`
+ * up to and including `finish`, `map` to `model/event`, `endWith(model/complete)` and
+ * `catchError(→ model/failed)` would give, in one subscriber: each delta of a long answer
+ * crosses one hop instead of six (docs/performance.md#one-hop-per-delta).
+ */
+const answerSignals = (answer: unknown, activity: number, step: number): Observable<Signal> =>
+  new Observable<Signal>((subscriber) => {
+    const fail = (error: unknown): void => {
+      subscriber.next({ type: 'model/failed', activity, step, error })
+      subscriber.complete()
+    }
+    let events: Observable<unknown>
+    try {
+      events = from(answer as ObservableInput<unknown>)
+    } catch (error) {
+      return fail(error)
+    }
+    return events.subscribe({
+      next: (raw) => {
+        if (subscriber.closed) return
+        let event: ModelEvent
+        try {
+          event = parseModelEvent(raw)
+        } catch (error) {
+          return fail(error)
+        }
+        subscriber.next({ type: 'model/event', activity, step, event })
+        if (event.type !== 'finish') return
+        subscriber.next({ type: 'model/complete', activity, step })
+        subscriber.complete()
+      },
+      error: fail,
+      complete: () => {
+        subscriber.next({ type: 'model/complete', activity, step })
+        subscriber.complete()
+      },
+    })
+  })
 
 const signalsOf = (events: readonly unknown[], activity: number, step: number): Signal[] => {
   const signals: Signal[] = []
