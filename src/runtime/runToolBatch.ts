@@ -40,6 +40,9 @@ const groupCalls = (items: readonly Item[]): Item[][] => {
   return groups
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: an empty map serves every agent type
+const NO_TOOLS: ReadonlyMap<string, ToolDefinition<any>> = new Map()
+
 export type ToolRunnerOptions<A> = {
   readonly tools: readonly ToolDefinition<A>[]
   readonly maxParallel: number
@@ -54,7 +57,9 @@ export type ToolRunnerOptions<A> = {
  * turn's signal aborted: the unwind records it as `ABORTED_BEFORE_DISPATCH`.
  */
 export const createToolBatchRunner = <A>(options: ToolRunnerOptions<A>): ToolBatchRunner<A> => {
-  const byName = new Map(options.tools.map((tool) => [tool.name, tool]))
+  // Most agents have no tools; their engine is built on every wake, so the empty case makes nothing.
+  const byName =
+    options.tools.length === 0 ? NO_TOOLS : new Map(options.tools.map((tool) => [tool.name, tool]))
   return (batch) => {
     const items = batch.calls.map((call, index): Item => ({ index, call, tool: byName.get(call.name) }))
     return from(groupCalls(items)).pipe(
