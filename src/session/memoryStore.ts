@@ -10,13 +10,25 @@ import type { SessionStore } from '../contracts/store.js'
 export const alreadyFlushed: Observable<void> = of(undefined)
 
 /** The default store: keeps the events in memory; flushing is immediate. */
-export const memoryStore = (initial: readonly SessionEvent[] = []): SessionStore => {
-  const events: SessionEvent[] = [...initial]
-  return {
-    load: () => events.slice(),
-    append: (batch) => {
-      for (const event of batch) events.push(event)
-    },
-    flush: () => alreadyFlushed,
+export const memoryStore = (initial: readonly SessionEvent[] = []): SessionStore => new MemoryStore(initial)
+
+/** A class, not an object of closures: every agent without a store of its own keeps one. */
+class MemoryStore implements SessionStore {
+  readonly #events: SessionEvent[]
+
+  constructor(initial: readonly SessionEvent[]) {
+    this.#events = [...initial]
+  }
+
+  load(): readonly SessionEvent[] {
+    return this.#events.slice()
+  }
+
+  append(batch: readonly SessionEvent[]): void {
+    for (const event of batch) this.#events.push(event)
+  }
+
+  flush(): Observable<void> {
+    return alreadyFlushed
   }
 }
