@@ -35,6 +35,8 @@ export type AgentSession = {
 
 /**
  * One conversation driven by a model, that accepts input at any moment. Made by `createAgent`.
+ * Call its methods on the agent (`agent.steer(x)`); to pass one around, bind it
+ * (`agent.steer.bind(agent)`) or wrap it (`(x) => agent.steer(x)`).
  *
  * @example
  * const agent = createAgent({ model })
