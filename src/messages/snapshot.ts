@@ -16,6 +16,8 @@ export type SnapshotResult =
 export const MAX_DEPTH = 256
 /** Stop walking after this many issues: a huge bad array should not build a huge message. */
 const MAX_ISSUES = 20
+/** Values that shared references may repeat, as JSON, in one value (see rule 5). */
+export const MAX_REPEATED = 100_000
 
 /**
  * A deep-frozen deep copy of a plain JSON value, or the list of places where it is not JSON.
@@ -31,14 +33,27 @@ const MAX_ISSUES = 20
  * 4. A key `__proto__` is copied as an own data property (as `JSON.parse` does), never as a
  *    prototype. Getters are read once; a getter or a Proxy trap that throws is an issue at its
  *    path (the value cannot be copied), whatever it threw.
- * 5. Shared (non-cyclic) references are copied once per occurrence, like JSON.
+ * 5. A shared (non-cyclic) reference is copied once, and the copy is shared the same way: a value
+ *    costs its size, not the number of paths to its parts. As JSON a shared value repeats at each
+ *    place (a store writes it so), so a value whose shared references repeat more than
+ *    {@link MAX_REPEATED} values in all is refused (a few KB of input can otherwise stand for
+ *    millions of values).
  *
  * @param value The caller's value; it is never modified.
  * @param root The name of the argument (`'input'`), or a path, that issue paths start with.
  */
 export const jsonSnapshot = (value: unknown, root: string | Path): SnapshotResult => {
   const path = typeof root === 'string' ? [root] : [...root]
-  const walk: Walk = { path, base: path.length, issues: [], ancestors: [] }
+  const walk: Walk = {
+    path,
+    base: path.length,
+    issues: [],
+    ancestors: [],
+    copies: new Map(),
+    size: 0,
+    repeated: 0,
+    deepest: 0,
+  }
   let result: JsonValue | undefined
   try {
     result = copy(walk, value)
@@ -59,7 +74,17 @@ type Walk = {
   readonly issues: InputIssue[]
   /** The objects being copied, outermost first (cycle detection; at most MAX_DEPTH long). */
   readonly ancestors: object[]
+  /** Each object copied so far: its copy, how many values and how many levels it stands for. */
+  readonly copies: Map<object, Copied>
+  /** Values walked so far, counting each shared value as the values it repeats. */
+  size: number
+  /** Values repeated so far through shared references (see rule 5). */
+  repeated: number
+  /** The deepest nesting reached so far (`ancestors.length`), shared values counted in place. */
+  deepest: number
 }
+
+type Copied = { readonly value: JsonValue; readonly size: number; readonly height: number }
 
 const fail = (walk: Walk, message: string): undefined => {
   if (walk.issues.length < MAX_ISSUES) walk.issues.push({ path: [...walk.path], message })
@@ -67,6 +92,7 @@ const fail = (walk: Walk, message: string): undefined => {
 }
 
 const copy = (walk: Walk, v: unknown): JsonValue | undefined => {
+  walk.size++
   if (typeof v === 'string' || typeof v === 'boolean' || v === null) return v
   if (typeof v === 'number') return Number.isFinite(v) ? (v === 0 ? 0 : v) : fail(walk, `${v} is not JSON`)
   if (typeof v !== 'object') return fail(walk, primitiveMessages[typeof v] ?? 'not JSON')
@@ -74,12 +100,45 @@ const copy = (walk: Walk, v: unknown): JsonValue | undefined => {
   if (seenAt !== -1) {
     return fail(walk, `circular reference to ${formatPath(walk.path.slice(0, walk.base + seenAt))}`)
   }
+  const copied = walk.copies.get(v)
+  if (copied !== undefined) return shared(walk, copied)
   if (walk.ancestors.length >= MAX_DEPTH) return fail(walk, `nested more than ${MAX_DEPTH} levels deep`)
+  const before = walk.size - 1
+  const depth = walk.ancestors.length
+  const deepestOutside = walk.deepest
+  walk.deepest = depth
+  const out = copyFresh(walk, v)
+  if (out !== undefined)
+    walk.copies.set(v, { value: out, size: walk.size - before, height: walk.deepest - depth })
+  walk.deepest = Math.max(deepestOutside, walk.deepest)
+  return out
+}
+
+/**
+ * A reference to an object copied before: the same copy, counted as the values and the levels it
+ * stands for where it appears again (JSON repeats it there).
+ */
+const shared = (walk: Walk, copied: Copied): JsonValue | undefined => {
+  const depth = walk.ancestors.length
+  if (depth + copied.height > MAX_DEPTH) return fail(walk, `nested more than ${MAX_DEPTH} levels deep`)
+  walk.deepest = Math.max(walk.deepest, depth + copied.height)
+  walk.size += copied.size - 1
+  walk.repeated += copied.size
+  if (walk.repeated <= MAX_REPEATED) return copied.value
+  return fail(
+    walk,
+    `shared references repeat more than ${MAX_REPEATED.toLocaleString('en-US')} values as JSON ` +
+      '(JSON writes a shared value at every place it appears): send a value that repeats less',
+  )
+}
+
+const copyFresh = (walk: Walk, v: object): JsonValue | undefined => {
   const proto: unknown = Object.getPrototypeOf(v)
   if (Array.isArray(v)) {
     if (proto !== Array.prototype && !isForeignPrototype(proto, 'Array'))
       return fail(walk, classMessage(proto))
     walk.ancestors.push(v)
+    walk.deepest = Math.max(walk.deepest, walk.ancestors.length)
     const out = copyArray(walk, v)
     walk.ancestors.pop()
     return out
@@ -88,6 +147,7 @@ const copy = (walk: Walk, v: unknown): JsonValue | undefined => {
     return fail(walk, classMessage(proto))
   }
   walk.ancestors.push(v)
+  walk.deepest = Math.max(walk.deepest, walk.ancestors.length)
   const out = copyObject(walk, v as Record<string, unknown>)
   walk.ancestors.pop()
   return out

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { InvalidInputError } from '../contracts/errors.js'
 import type { ContentBlock, UserMessageData } from '../contracts/messages.js'
+import { goalStateTextIssue, isGoalStateText } from '../messages/goalMessageIssue.js'
 import { parseContextInput } from '../messages/parseContextInput.js'
 import { contentBlockSchema } from '../messages/schemas.js'
 import { isPlainObject, jsonSnapshot } from '../messages/snapshot.js'
@@ -56,12 +57,20 @@ export const parseDecision = (acc: DecisionAcc, decision: unknown): DecisionAcc 
 }
 
 const parseContent = (content: unknown): readonly ContentBlock[] => {
-  if (typeof content === 'string')
-    return Object.freeze([Object.freeze({ type: 'text' as const, text: content })])
   const root = ['decision', 'content']
+  if (typeof content === 'string') {
+    if (isGoalStateText(content)) throw new InvalidInputError(CALL, [goalStateTextIssue(root)])
+    return Object.freeze([Object.freeze({ type: 'text' as const, text: content })])
+  }
   const snapshot = jsonSnapshot(content, root)
   if (!snapshot.ok) throw new InvalidInputError(CALL, snapshot.issues)
   const result = contentSchema.safeParse(snapshot.value)
   if (!result.success) throw new InvalidInputError(CALL, toInputIssues(result.error, root, snapshot.value))
-  return snapshot.value as readonly ContentBlock[]
+  const blocks = snapshot.value as readonly ContentBlock[]
+  // Goal state is written only by a goal controller, under a goal source (R33): a rewrite into it
+  // would be written under the prompt's own source, and no fold of the log would accept it again.
+  const first = blocks[0]
+  if (first?.type === 'text' && isGoalStateText(first.text))
+    throw new InvalidInputError(CALL, [goalStateTextIssue([...root, 0, 'text'])])
+  return blocks
 }
