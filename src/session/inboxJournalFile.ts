@@ -1,7 +1,7 @@
 import { constants } from 'node:fs'
 import { dirname } from 'node:path'
 import type { InboxJournal, InboxRecord } from '../contracts/inbox.js'
-import { type FileTail, nextFileTail } from './fileTail.js'
+import { type FileTail, NO_TEXT, nextFileTail } from './fileTail.js'
 import { journalLine } from './journalLine.js'
 import { type SessionStoreError, storeError } from './storeErrors.js'
 import { syncDirectory, syncDirectoryAsync, writeFileDurably, writeFileDurablySync } from './writeDurably.js'
@@ -64,18 +64,20 @@ export class InboxJournalFile implements InboxJournal {
     } catch (error) {
       return done(failed(error))
     }
-    if (this.#tail.buffered === '') return done(null)
+    if (this.#tail.buffered.length === 0) return done(null)
     this.#tail = nextFileTail(this.#tail, WRITE)
-    const data = Buffer.from(this.#tail.writing ?? '')
+    const pieces = this.#tail.writing ?? NO_TEXT
+    let written = 0
     const settle = (error: Error | null) => {
-      this.#tail = nextFileTail(this.#tail, error ? FAILED : { type: 'written', bytes: data.length })
+      this.#tail = nextFileTail(this.#tail, error ? FAILED : { type: 'written', bytes: written })
       done(error ? failed(error) : null)
     }
     // Created at its first write, and its name made durable (the directory fsynced) before the
     // write counts; later writes never create it again (a vanished journal is an error).
     const named = this.#named
     const flags = named ? constants.O_RDWR : constants.O_RDWR | constants.O_CREAT
-    writeFileDurably(file, flags, data, this.#tail.end, (error) => {
+    writeFileDurably(file, flags, pieces, this.#tail.end, (error, bytes) => {
+      written = bytes
       if (error || named) return settle(error)
       syncDirectoryAsync(dirname(file), (failure) => {
         if (!failure) this.#named = true
@@ -89,14 +91,13 @@ export class InboxJournalFile implements InboxJournal {
     const file = inboxJournalPath(this.#logPath)
     try {
       this.#serialize()
-      if (this.#tail.buffered === '') return
+      if (this.#tail.buffered.length === 0) return
       this.#tail = nextFileTail(this.#tail, WRITE)
-      const data = Buffer.from(this.#tail.writing ?? '')
       const flags = this.#named ? constants.O_RDWR : constants.O_RDWR | constants.O_CREAT
-      writeFileDurablySync(file, flags, data, this.#tail.end)
+      const bytes = writeFileDurablySync(file, flags, this.#tail.writing ?? NO_TEXT, this.#tail.end)
       if (!this.#named) syncDirectory(dirname(file))
       this.#named = true
-      this.#tail = nextFileTail(this.#tail, { type: 'written', bytes: data.length })
+      this.#tail = nextFileTail(this.#tail, { type: 'written', bytes })
     } catch (error) {
       throw journalFailure(
         this.#logPath,

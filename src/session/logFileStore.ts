@@ -2,7 +2,9 @@ import { constants } from 'node:fs'
 import { Observable, type Subscriber } from 'rxjs'
 import type { SessionEvent } from '../contracts/events.js'
 import type { InboxJournal } from '../contracts/inbox.js'
+import { errorText } from '../messages/errorText.js'
 import type { WriterLock } from './fileLock.js'
+import type { Pieces } from './fileTail.js'
 import type { InboxJournalFile } from './inboxJournalFile.js'
 import type { LogContents } from './readLog.js'
 import { SessionStoreError, storeError } from './storeErrors.js'
@@ -45,13 +47,33 @@ export class LogFileStore {
     return this.#events.slice()
   }
 
+  /**
+   * Buffers the events' lines for the next checkpoint. All or nothing: the lines are made first,
+   * so an event that cannot be written as one JSON line (longer than the longest string V8
+   * holds) throws `SessionStoreError` and nothing of the batch is taken; the agent keeps the
+   * events and hands them over again (R40).
+   */
   append(batch: readonly SessionEvent[]): void {
-    for (const event of batch) {
-      this.#events.push(event)
-      this.#writes = nextStoreWrites(this.#writes, {
-        type: 'append',
-        text: `${JSON.stringify(event)}\n`,
-      }).state
+    const lines = batch.map((event) => this.#line(event))
+    for (let i = 0; i < batch.length; i++) {
+      this.#events.push(batch[i] as SessionEvent)
+      this.#writes = nextStoreWrites(this.#writes, { type: 'append', text: lines[i] as string }).state
+    }
+  }
+
+  #line(event: SessionEvent): string {
+    try {
+      return `${JSON.stringify(event)}\n`
+    } catch (error) {
+      const why =
+        error instanceof RangeError
+          ? "one JSON line cannot be longer than the longest string the JavaScript engine holds (about 512 MiB): keep a tool's or a message's content smaller, or store large data elsewhere and send a reference"
+          : 'it is not plain JSON: a store is handed the events the agent made, as they are'
+      throw new SessionStoreError(
+        this.path,
+        `${this.path}: cannot write event ${event.seq} (${errorText(error)}); ${why}`,
+        error,
+      )
     }
   }
 
@@ -103,15 +125,14 @@ export class LogFileStore {
       switch (effect.kind) {
         case 'checkpoint': {
           // The log and the journal are written side by side; the checkpoint is over when both are.
-          const data = Buffer.from(effect.text)
-          writeFileDurably(this.path, constants.O_RDWR, data, effect.at, (error) =>
+          writeFileDurably(this.path, constants.O_RDWR, effect.text, effect.at, (error, bytes) =>
             this.#feed(
               error
                 ? {
                     type: 'log-failed',
                     error: storeError(this.path, 'write the checkpoint', error, this.path, true),
                   }
-                : { type: 'log-written', bytes: data.length },
+                : { type: 'log-written', bytes },
               flush,
             ),
           )
@@ -146,11 +167,10 @@ export class LogFileStore {
    * `close()`'s part: the events and inbox records never flushed, at the end of each file, then
    * fsync and release. Both are tried; the first failure is thrown.
    */
-  #writeLastAndClose(text: string, at: number): void {
+  #writeLastAndClose(text: Pieces, at: number): void {
     let failure: unknown
     try {
-      const data = Buffer.from(text)
-      if (data.length > 0) writeFileDurablySync(this.path, constants.O_RDWR, data, at)
+      if (text.length > 0) writeFileDurablySync(this.path, constants.O_RDWR, text, at)
     } catch (error) {
       failure = storeError(this.path, 'write its last events while closing', error)
     }

@@ -1,4 +1,4 @@
-import { type FileTail, fileTail, nextFileTail } from './fileTail.js'
+import { type FileTail, fileTail, NO_TEXT, nextFileTail, type Pieces } from './fileTail.js'
 
 /**
  * What a file store is writing, as a pure record: its log's tail (what is durable, buffered, in
@@ -46,7 +46,7 @@ export type StoreWritesEvent =
 
 export type StoreWritesEffect =
   /** Write `text` at `at` of the log, and the journal's records since its last write, side by side. */
-  | { readonly kind: 'checkpoint'; readonly text: string; readonly at: number }
+  | { readonly kind: 'checkpoint'; readonly text: Pieces; readonly at: number }
   /** Tell the checkpoint's flush (an error when `failure` is given), then feed `reported`. */
   | { readonly kind: 'report'; readonly failure: Error | undefined }
   /** The store is closed: the flush fails with `SessionStoreError`. */
@@ -54,7 +54,7 @@ export type StoreWritesEffect =
   /** Feed `last-write` once the checkpoint in flight is over (behind the flushes waiting now). */
   | { readonly kind: 'close-later' }
   /** Write `text` at `at` of the log and what the journal holds unwritten, close both, unlock. */
-  | { readonly kind: 'write-last'; readonly text: string; readonly at: number }
+  | { readonly kind: 'write-last'; readonly text: Pieces; readonly at: number }
 
 export type StoreWritesStep = {
   readonly state: StoreWrites
@@ -96,7 +96,7 @@ export const nextStoreWrites = (state: StoreWrites, event: StoreWritesEvent): St
       if (checkpoint) return same(state)
       if (state.phase !== 'open') return { state, effects: REFUSE }
       const next = nextFileTail(log, WRITE)
-      const effect = { kind: 'checkpoint' as const, text: next.writing ?? '', at: next.end }
+      const effect = { kind: 'checkpoint' as const, text: next.writing ?? NO_TEXT, at: next.end }
       return { state: { log: next, checkpoint: STARTED, phase: state.phase }, effects: [effect] }
     }
     case 'log-written':

@@ -1,10 +1,23 @@
 /** Table tests of `fileTail.ts`: the tail of a file written behind its appends (R35, R40). */
 import { describe, expect, it } from 'vitest'
-import { type FileTail, type FileTailEvent, fileTail, nextFileTail } from '../../../src/session/fileTail.js'
+import {
+  type FileTail,
+  type FileTailEvent,
+  fileTail,
+  nextFileTail,
+  PIECE,
+} from '../../../src/session/fileTail.js'
 import { deepFreeze } from '../../support/deepFreeze.js'
 
-const tail = (end: number, buffered: string, writing?: string): FileTail =>
-  deepFreeze({ end, buffered, writing })
+/** Text as pieces: a string is one piece ('' is none); an array is the pieces themselves. */
+const pieces = (text: string | readonly string[]): readonly string[] =>
+  typeof text === 'string' ? (text === '' ? [] : [text]) : text
+const tail = (end: number, buffered: string | readonly string[], writing?: string): FileTail =>
+  deepFreeze({
+    end,
+    buffered: pieces(buffered),
+    writing: writing === undefined ? undefined : pieces(writing),
+  })
 const append = (text: string): FileTailEvent => deepFreeze({ type: 'append', text })
 const write: FileTailEvent = deepFreeze({ type: 'write' })
 const written = (bytes: number): FileTailEvent => deepFreeze({ type: 'written', bytes })
@@ -33,7 +46,19 @@ describe('nextFileTail', () => {
       'R40: a failed write puts its text back in front of what came meanwhile, at the same end',
       tail(3, 'c\n', 'a\nb\n'),
       failed,
-      tail(3, 'a\nb\nc\n'),
+      tail(3, ['a\nb\n', 'c\n']),
+    ],
+    [
+      'R36: an append that would grow the last piece past PIECE characters starts a new piece',
+      tail(3, 'x'.repeat(PIECE - 1)),
+      append('ab'),
+      tail(3, ['x'.repeat(PIECE - 1), 'ab']),
+    ],
+    [
+      'R36: an append that fits the last piece joins it',
+      tail(3, ['a\n', 'x'.repeat(PIECE - 2)]),
+      append('b'),
+      tail(3, ['a\n', `${'x'.repeat(PIECE - 2)}b`]),
     ],
   ]
   it.each(rows)('%s', (_name, before, event, after) => {

@@ -11,7 +11,13 @@ import {
 } from '../../../src/session/storeWrites.js'
 import { deepFreeze } from '../../support/deepFreeze.js'
 
-const log = (end: number, buffered = '', writing?: string): FileTail => ({ end, buffered, writing })
+/** Text as the tail keeps it: one piece, or none for ''. */
+const pieces = (text: string): readonly string[] => (text === '' ? [] : [text])
+const log = (end: number, buffered = '', writing?: string): FileTail => ({
+  end,
+  buffered: pieces(buffered),
+  writing: writing === undefined ? undefined : pieces(writing),
+})
 const checkpoint = (patch: Partial<Checkpoint> = {}): Checkpoint => ({
   journalDone: false,
   failure: undefined,
@@ -46,14 +52,17 @@ describe('nextStoreWrites: checkpoints (R36, R40)', () => {
       event({ type: 'flush' }),
       {
         state: state(log(10, '', 'a\n'), checkpoint()),
-        effects: [{ kind: 'checkpoint', text: 'a\n', at: 10 }],
+        effects: [{ kind: 'checkpoint', text: pieces('a\n'), at: 10 }],
       },
     ],
     [
       'R36: a checkpoint with nothing appended still writes (and fsyncs) the log',
       state(log(10)),
       event({ type: 'flush' }),
-      { state: state(log(10, '', ''), checkpoint()), effects: [{ kind: 'checkpoint', text: '', at: 10 }] },
+      {
+        state: state(log(10, '', ''), checkpoint()),
+        effects: [{ kind: 'checkpoint', text: pieces(''), at: 10 }],
+      },
     ],
     [
       'R35: lines appended during a checkpoint wait for the next one',
@@ -87,7 +96,10 @@ describe('nextStoreWrites: checkpoints (R36, R40)', () => {
       state(log(10, 'c\n', 'a\nb\n'), checkpoint({ journalDone: true })),
       event({ type: 'log-failed', error: diskFull }),
       {
-        state: state(log(10, 'a\nb\nc\n'), checkpoint({ journalDone: true, failure: diskFull, over: true })),
+        state: state(
+          { end: 10, buffered: ['a\nb\n', 'c\n'], writing: undefined },
+          checkpoint({ journalDone: true, failure: diskFull, over: true }),
+        ),
         effects: [{ kind: 'report', failure: diskFull }],
       },
     ],
@@ -129,7 +141,7 @@ describe('nextStoreWrites: closing (R29, R35)', () => {
       event({ type: 'close' }),
       {
         state: state(log(10, 'a\n'), undefined, 'closed'),
-        effects: [{ kind: 'write-last', text: 'a\n', at: 10 }],
+        effects: [{ kind: 'write-last', text: pieces('a\n'), at: 10 }],
       },
     ],
     [
@@ -150,7 +162,7 @@ describe('nextStoreWrites: closing (R29, R35)', () => {
       event({ type: 'last-write' }),
       {
         state: state(log(12, 'b\n'), undefined, 'closed'),
-        effects: [{ kind: 'write-last', text: 'b\n', at: 12 }],
+        effects: [{ kind: 'write-last', text: pieces('b\n'), at: 12 }],
       },
     ],
     [
