@@ -9,8 +9,8 @@ import type {
   SessionEvent,
 } from '../src/index.js'
 import type { ScriptedReply } from '../src/testing.js'
+import { deferred, type Recording, setup, texts } from './support/agents.js'
 import { answered, oneTurn } from './support/labels.js'
-import { deferred, type Recording, setup, texts } from './support.js'
 
 const textOf = (content: readonly ContentBlock[]): string =>
   content[0]?.type === 'text' ? content[0].text : '?'

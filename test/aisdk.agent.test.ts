@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { fromLanguageModel, ModelRequestError } from '../src/aisdk.js'
 import { createAgent, defineTool } from '../src/index.js'
+import { record } from './support/agents.js'
 import { answer, finish, liveStream, text, toolCall } from './support/aisdkParts.js'
-import { record } from './support.js'
 
 const add = defineTool({
   name: 'add',

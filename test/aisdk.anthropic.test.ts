@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { z } from 'zod'
 import { fromLanguageModel, ModelRequestError } from '../src/aisdk.js'
 import { type AgentEvent, createAgent, defineTool } from '../src/index.js'
+import { deferred, record } from './support/agents.js'
 import {
   anthropicHead,
   blockEvents,
@@ -20,7 +21,6 @@ import {
   toolUse,
 } from './support/anthropicServer.js'
 import { closeServers, inTurn, serve, type TestServer } from './support/openaiServer.js'
-import { deferred, record } from './support.js'
 
 afterEach(closeServers)
 

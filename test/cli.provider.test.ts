@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { deferred } from './support/agents.js'
 import {
   anthropicHead,
   blockEvents,
@@ -12,7 +13,6 @@ import {
   textBlock,
 } from './support/anthropicServer.js'
 import { closeServers, inTurn, serve } from './support/openaiServer.js'
-import { deferred } from './support.js'
 
 /**
  * `steerable --provider …`: the terminal app on an AI SDK provider package, loaded with a dynamic

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 /**
  * The `steerable` command end to end. It is bundled once with esbuild and run with plain `node`
  * (tsx per spawn costs seconds on this machine); the terminal tests drive it through a real
- * pseudo-terminal (test/cli/ptyDrive.py, Python's pty module).
+ * pseudo-terminal (test/support/ptyDrive.py, Python's pty module).
  */
 const root = mkdtempSync(join(tmpdir(), 'steerable-cli-'))
 const cli = join(root, 'cli.mjs')
@@ -169,7 +169,7 @@ const python = spawnSync('python3', ['-c', 'import pty'], { encoding: 'utf8' }).
 const drive = (steps: readonly object[], args: readonly string[], env: Record<string, string>) => {
   const result = spawnSync(
     'python3',
-    ['test/cli/ptyDrive.py', JSON.stringify(steps), '--', process.execPath, cli, ...args],
+    ['test/support/ptyDrive.py', JSON.stringify(steps), '--', process.execPath, cli, ...args],
     {
       encoding: 'utf8',
       timeout: 90_000,

@@ -1,5 +1,5 @@
 /**
- * R52 crash test: a child process (test/crash/inboxChild.ts) drives an agent on a `fileStore`
+ * R52 crash test: a child process (test/support/children/crashInboxChild.ts) drives an agent on a `fileStore`
  * with random sends (followups, steers, injects, parked sends), edits (remove, replace, move,
  * promote) and cancels, and reports the ids whose `session.flush()` resolved. It is SIGKILLed at
  * random moments, 33 times over three files. After each kill the session is opened again: every
@@ -22,7 +22,7 @@ import { bundleChild } from './support/bundleChild.js'
 const root = mkdtempSync(join(tmpdir(), 'steerable-crash-inbox-'))
 let childBundle = ''
 beforeAll(async () => {
-  childBundle = await bundleChild('inboxChild', root)
+  childBundle = await bundleChild('crashInboxChild', root)
 }, 30_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 

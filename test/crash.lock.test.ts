@@ -1,6 +1,6 @@
 /**
  * R35: one writer per session log, across processes. Real child processes
- * (test/crash/lockChild.ts) race for the writer lock of one file: in a loop, and for the stale
+ * (test/support/children/lockChild.ts) race for the writer lock of one file: in a loop, and for the stale
  * lock of a holder killed with SIGKILL. Every holder journals `enter`/`exit` around its write; at
  * no moment may two processes hold the lock, every holder's event must be in the log, and the log
  * must open. Also: opening a log the process may not write gives `SessionStoreError` naming the

@@ -1,5 +1,5 @@
 /**
- * R35, R36, R37, V6 crash test: a child process (test/crash/child.ts) runs an agent on a
+ * R35, R36, R37, V6 crash test: a child process (test/support/children/crashChild.ts) runs an agent on a
  * `fileStore` and is killed with SIGKILL at random moments, some right after it reported a
  * checkpoint (so the kill lands in the next turn's writes). After every kill the log must open
  * (cutting off at most a torn last line), every turn the child reported checkpointed must be
@@ -8,7 +8,8 @@
  *
  * Deterministic except for timing: kill plans come from a seeded PRNG.
  *
- * The child (test/crash/child.ts, runnable as `node --import tsx test/crash/child.ts <log>`) is
+ * The child (test/support/children/crashChild.ts, runnable as
+ * `node --import tsx test/support/children/crashChild.ts <log>`) is
  * bundled once with esbuild (the bundler under tsup and tsx) and run with plain `node`: starting
  * it through tsx costs ~4x more per spawn, which 24 spawns cannot afford.
  */
@@ -177,7 +178,7 @@ const unansweredCalls = (events: readonly SessionEvent[]): string[] => {
 const root = mkdtempSync(join(tmpdir(), 'steerable-crash-'))
 let childBundle = ''
 beforeAll(async () => {
-  childBundle = await bundleChild('child', root)
+  childBundle = await bundleChild('crashChild', root)
 }, 30_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 

@@ -9,7 +9,7 @@ import {
   type SessionEvent,
   type SessionStore,
 } from '../src/index.js'
-import { deferred, INJECT, PARKED, setup } from './support.js'
+import { deferred, INJECT, PARKED, setup } from './support/agents.js'
 
 const TURN1_OPEN = [
   'enqueue(a,queued)',

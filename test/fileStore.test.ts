@@ -28,7 +28,7 @@ import {
   type SessionStore,
 } from '../src/index.js'
 import { scriptedModel } from '../src/testing.js'
-import { record } from './support.js'
+import { record } from './support/agents.js'
 
 let dir: string
 beforeEach(() => {

@@ -14,9 +14,9 @@ import {
   type SessionEvent,
 } from '../src/index.js'
 import { label, scriptedModel } from '../src/testing.js'
+import { deferred, delay, record, run } from './support/agents.js'
 import { answered, oneTurn, opening } from './support/labels.js'
 import { noArgs } from './support/tools.js'
-import { deferred, delay, record, run } from './support.js'
 
 const hookError = new Error('hook exploded')
 

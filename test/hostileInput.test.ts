@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAgent, InvalidInputError } from '../src/index.js'
 import { scriptedModel } from '../src/testing.js'
-import { setup } from './support.js'
+import { setup } from './support/agents.js'
 
 const throwing = (what: unknown) => ({
   get() {

@@ -11,7 +11,7 @@ import {
   type SessionEvent,
 } from '../src/index.js'
 import { scriptedModel } from '../src/testing.js'
-import { gate, INJECT, PARKED, setup } from './support.js'
+import { gate, INJECT, PARKED, setup } from './support/agents.js'
 
 /** The inbox as `[text, placement]` pairs, queue then outbox. */
 const view = (inbox: InboxSnapshot) => ({

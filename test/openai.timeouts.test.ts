@@ -139,7 +139,7 @@ describe('openaiModel: headersTimeoutMs and idleTimeoutMs', () => {
   })
 
   it('no timer outlives its request: a child process exits on its own after a timeout, a completion and an abort', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/openai/timeoutChild.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/children/timeoutChild.ts'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''

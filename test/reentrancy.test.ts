@@ -2,7 +2,7 @@ import { config, of } from 'rxjs'
 import { describe, expect, it, vi } from 'vitest'
 import type { Agent } from '../src/index.js'
 import { label } from '../src/testing.js'
-import { oneTurn, record, setup } from './support.js'
+import { oneTurn, record, setup } from './support/agents.js'
 
 /** Runs `call` and records whether it threw. */
 const safely = (errors: unknown[], call: () => unknown): void => {

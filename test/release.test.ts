@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest'
 import { AgentDisposedError, type AgentEvent } from '../src/index.js'
 import { extensionsOf } from '../src/runtime/extensions.js'
+import { deferred, gate, PARKED, setup, texts } from './support/agents.js'
 import { journalStore } from './support/journalStore.js'
-import { deferred, gate, PARKED, setup, texts } from './support.js'
 
 const waiting = (agent: ReturnType<typeof setup>['agent']) =>
   [...agent.inbox.queue, ...agent.inbox.outbox].map((i) => `${texts([i.message])[0]}:${i.placement}`)

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest'
 import type { AgentMessageId } from '../src/index.js'
 import { mintMessageId } from '../src/messages/mint.js'
 import { extensionsOf } from '../src/runtime/extensions.js'
+import { gate, setup, texts } from './support/agents.js'
 import { journalStore } from './support/journalStore.js'
-import { gate, setup, texts } from './support.js'
 
 const remote = (input: unknown, options: unknown = { target: 'next-step', wakeup: true }) => ({
   id: mintMessageId() as string,

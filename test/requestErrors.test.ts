@@ -13,8 +13,8 @@ import {
   type ModelRequest,
 } from '../src/index.js'
 import type { ScriptedReply } from '../src/testing.js'
+import { delay, run, textOf } from './support/agents.js'
 import { answered, oneTurn, opening } from './support/labels.js'
-import { delay, run, textOf } from './support.js'
 
 /** A synchronous stream of model events. */
 const events = (...list: ModelEvent[]) => from(list)

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { type AgentEvent, type AgentMessageId, inboxConservation, type SessionEvent } from '../src/index.js'
+import { delay, gate, PARKED, setup, texts } from './support/agents.js'
 import { journalStore } from './support/journalStore.js'
-import { delay, gate, PARKED, setup, texts } from './support.js'
 
 const until = async (done: () => boolean) => {
   for (let i = 0; i < 200 && !done(); i++) await delay(5)

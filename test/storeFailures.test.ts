@@ -19,8 +19,8 @@ import {
   type SessionStore,
 } from '../src/index.js'
 import { scriptedModel } from '../src/testing.js'
+import { record } from './support/agents.js'
 import { blockWrites } from './support/blockWrites.js'
-import { record } from './support.js'
 
 /**
  * A store with a write-behind buffer like a real one: `append` buffers, a successful `flush`

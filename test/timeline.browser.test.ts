@@ -92,7 +92,7 @@ describeBrowser('timeline in a browser', () => {
     }
   }
 
-  it('renders every end-to-end scenario (test/scenarios.ts) without errors', async () => {
+  it('renders every end-to-end scenario (test/support/scenarios.ts) without errors', async () => {
     await renderAll(await scenarioRecords())
   }, 180_000)
 

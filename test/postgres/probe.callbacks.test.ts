@@ -13,9 +13,9 @@ import {
   openPostgresSession,
 } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
+import { gate, setup } from '../support/agents.js'
 import { until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { gate, setup } from '../support.js'
 
 let db: TestDatabase
 beforeAll(async () => {

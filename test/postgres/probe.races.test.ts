@@ -6,9 +6,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { AgentMessageId } from '../../src/index.js'
 import { connectSessions, createWorker, migrate, openPostgresSession } from '../../src/postgres.js'
 import { type ScriptedReply, scriptedModel } from '../../src/testing.js'
+import { gate } from '../support/agents.js'
 import { committedEvents, ownSession, storedInbox, until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { gate } from '../support.js'
 
 let db: TestDatabase
 beforeAll(async () => {

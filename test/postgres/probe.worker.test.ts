@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { connectSessions, createWorker, migrate } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
+import { gate } from '../support/agents.js'
 import { until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { gate } from '../support.js'
 
 let db: TestDatabase
 beforeAll(async () => {

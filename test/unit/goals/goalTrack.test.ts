@@ -7,7 +7,17 @@ import {
   type GoalTrackEvent,
   nextGoalTrack,
 } from '../../../src/goals/goalTrack.js'
-import { changeEvent, ev, goal, H, id, roundEvent, track, turnStart, view } from './fixtures.js'
+import {
+  changeEvent,
+  ev,
+  goal,
+  H,
+  id,
+  roundEvent,
+  track,
+  turnStart,
+  view,
+} from '../../support/goalFixtures.js'
 
 type Row = readonly [
   name: string,

@@ -4,7 +4,7 @@ import type { GoalView } from '../../../src/contracts/goals.js'
 import type { GoalSource } from '../../../src/contracts/messages.js'
 import { type GoalTrack, goalView, mayContinue, roundStanding } from '../../../src/goals/goalTrack.js'
 import { deepFreeze } from '../../support/deepFreeze.js'
-import { G, goal, H, id, track, view } from './fixtures.js'
+import { G, goal, H, id, track, view } from '../../support/goalFixtures.js'
 
 const active = goal()
 const paused = goal({ revision: 2, phase: 'paused' })

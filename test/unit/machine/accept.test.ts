@@ -27,7 +27,7 @@ import {
   steer,
   textFollowup,
   turning,
-} from './fixtures.js'
+} from '../../support/machineFixtures.js'
 
 // ---------------------------------------------------------------------------------------------
 // Acceptance: sends (R3–R6, R8, R29)

@@ -26,7 +26,7 @@ import {
   text,
   turning,
   USER,
-} from './fixtures.js'
+} from '../../support/machineFixtures.js'
 
 // ---------------------------------------------------------------------------------------------
 // Claim and admission (R6, R8–R14)

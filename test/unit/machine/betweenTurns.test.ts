@@ -23,7 +23,7 @@ import {
   show,
   stepHook,
   turning,
-} from './fixtures.js'
+} from '../../support/machineFixtures.js'
 
 // ---------------------------------------------------------------------------------------------
 // Between turns: checkpoint, next move, retry (R8, R9, R13b, R13c, R24, R36)

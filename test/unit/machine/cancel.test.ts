@@ -28,7 +28,7 @@ import {
   show,
   turn,
   turning,
-} from './fixtures.js'
+} from '../../support/machineFixtures.js'
 
 // ---------------------------------------------------------------------------------------------
 // Cancellation and disposal (R25–R27, R29, V1)

@@ -41,7 +41,7 @@ import {
   turn,
   turning,
   USER,
-} from './fixtures.js'
+} from '../../support/machineFixtures.js'
 
 // ---------------------------------------------------------------------------------------------
 // Inputs and values of this file

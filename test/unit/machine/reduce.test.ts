@@ -4,7 +4,17 @@ import { fifoToArray } from '../../../src/machine/fifo.js'
 import type { Input, Signal } from '../../../src/machine/inputs.js'
 import { reduce } from '../../../src/machine/reduce.js'
 import type { DeliveryState } from '../../../src/machine/state.js'
-import { boom, cancel, deepFreeze, followup, idle, q, S, show, turning } from './fixtures.js'
+import {
+  boom,
+  cancel,
+  deepFreeze,
+  followup,
+  idle,
+  q,
+  S,
+  show,
+  turning,
+} from '../../support/machineFixtures.js'
 
 // ---------------------------------------------------------------------------------------------
 // Short runs through the reducer with a minimal effect runner

@@ -22,7 +22,7 @@ import {
   text,
   turn,
   turning,
-} from './fixtures.js'
+} from '../../support/machineFixtures.js'
 
 // ---------------------------------------------------------------------------------------------
 // Steps (R15–R18, R20, R21, R23, R24)

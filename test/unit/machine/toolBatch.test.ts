@@ -15,7 +15,7 @@ import {
   show,
   text,
   turning,
-} from './fixtures.js'
+} from '../../support/machineFixtures.js'
 
 describe('steps: the tool batch (R16, R21, R25)', () => {
   const calls = draft({

@@ -3,10 +3,10 @@
  * through a path of the contract and says whether its inbox must be empty at the end.
  */
 import { NEVER, throwError } from 'rxjs'
-import type { Agent, AgentOptions, ModelRequest } from '../src/index.js'
-import { createAgent } from '../src/index.js'
-import { type ScriptedReply, scriptedModel } from '../src/testing.js'
-import { PARKED } from './support.js'
+import type { Agent, AgentOptions, ModelRequest } from '../../src/index.js'
+import { createAgent } from '../../src/index.js'
+import { type ScriptedReply, scriptedModel } from '../../src/testing.js'
+import { PARKED } from './agents.js'
 
 export type Scenario = {
   readonly name: string

@@ -1,7 +1,7 @@
 /**
  * Crash-test child (test/crash.test.ts): runs an agent on `fileStore(argv[2])` until it is killed.
  *
- * Usage: `node --import tsx child.ts <logPath> <seed> [tornAt]`.
+ * Usage: `node --import tsx crashChild.ts <logPath> <seed> [tornAt]`.
  *
  * Protocol on stdout, one line each (stdout on a pipe is synchronous on POSIX, so a printed line
  * is out before the next statement runs):
@@ -22,13 +22,13 @@
  */
 import { concatMap, from, map, Observable, type ObservableInput, timer } from 'rxjs'
 import { z } from 'zod'
-import { createAgent, defineTool, fileStore, type ModelEvent, type SessionStore } from '../../src/index.js'
-import { mulberry32 } from '../support/mulberry32.js'
+import { createAgent, defineTool, fileStore, type ModelEvent, type SessionStore } from '../../../src/index.js'
+import { mulberry32 } from '../mulberry32.js'
 
 const path = process.argv[2]
 const seed = Number(process.argv[3] ?? '1')
 const tornAt = Number(process.argv[4] ?? '0')
-if (!path) throw new Error('usage: child.ts <logPath> <seed> [tornAt]')
+if (!path) throw new Error('usage: crashChild.ts <logPath> <seed> [tornAt]')
 
 const random = mulberry32(seed)
 const between = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1))

@@ -4,12 +4,12 @@
  * each with a ten-minute timeout left pending on the other wait; then the server closes and the
  * process must exit on its own. A timer that outlived its request would keep it alive.
  *
- * Run as `node --import tsx test/openai/timeoutChild.ts`; prints one JSON line per request.
+ * Run as `node --import tsx test/support/children/timeoutChild.ts`; prints one JSON line per request.
  */
 import { from, lastValueFrom, toArray } from 'rxjs'
-import type { ModelRequest } from '../../src/index.js'
-import { openaiModel } from '../../src/openai.js'
-import { chunk, closeServers, event, inTurn, serve, sse, sseHead } from '../support/openaiServer.js'
+import type { ModelRequest } from '../../../src/index.js'
+import { openaiModel } from '../../../src/openai.js'
+import { chunk, closeServers, event, inTurn, serve, sse, sseHead } from '../openaiServer.js'
 
 const tenMinutes = 600_000
 

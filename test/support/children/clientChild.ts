@@ -11,8 +11,8 @@
 import pg from 'pg'
 import type { AgentMessageId } from '../../../src/index.js'
 import { connectSessions } from '../../../src/postgres.js'
-import { mulberry32 } from '../../support/mulberry32.js'
-import { OPERATIONS, type OperationRecord, pickOperation } from '../cluster/operations.js'
+import { OPERATIONS, type OperationRecord, pickOperation } from '../../postgres/cluster/operations.js'
+import { mulberry32 } from '../mulberry32.js'
 
 const env = (name: string) => process.env[name] ?? ''
 const pool = new pg.Pool({ connectionString: env('DATABASE_URL'), max: 4 })

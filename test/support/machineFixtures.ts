@@ -10,18 +10,18 @@
  * state object and no output.
  */
 import { expect } from 'vitest'
-import type { SessionEvent } from '../../../src/contracts/events.js'
+import type { SessionEvent } from '../../src/contracts/events.js'
 import type {
   AgentMessage,
   AgentMessageId,
   MessageSource,
   ToolCallBlock,
-} from '../../../src/contracts/messages.js'
-import type { Effect } from '../../../src/machine/effects.js'
-import { emptyFifo, type Fifo, fifoPush, fifoToArray } from '../../../src/machine/fifo.js'
-import type { Input, Signal } from '../../../src/machine/inputs.js'
-import type { Output } from '../../../src/machine/outputs.js'
-import { reduce } from '../../../src/machine/reduce.js'
+} from '../../src/contracts/messages.js'
+import type { Effect } from '../../src/machine/effects.js'
+import { emptyFifo, type Fifo, fifoPush, fifoToArray } from '../../src/machine/fifo.js'
+import type { Input, Signal } from '../../src/machine/inputs.js'
+import type { Output } from '../../src/machine/outputs.js'
+import { reduce } from '../../src/machine/reduce.js'
 import {
   type Between,
   type Claim,
@@ -34,8 +34,8 @@ import {
   type QueuedItem,
   type StepDraft,
   type Turn,
-} from '../../../src/machine/state.js'
-import { label } from '../../../src/testing/label.js'
+} from '../../src/machine/state.js'
+import { label } from '../../src/testing/label.js'
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures

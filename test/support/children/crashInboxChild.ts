@@ -2,7 +2,7 @@
  * Crash-test child for the durable inbox (test/crash.inbox.test.ts): an agent on
  * `fileStore(argv[2])` that keeps receiving random sends and inbox edits until it is killed.
  *
- * Usage: `node --import tsx inboxChild.ts <logPath> <seed>`.
+ * Usage: `node --import tsx crashInboxChild.ts <logPath> <seed>`.
  *
  * Protocol on stdout, one line each:
  * - `restored <id> …` the ids the resumed agent's inbox holds at creation (queue, then outbox);
@@ -18,12 +18,12 @@ import {
   fileStore,
   inboxConservation,
   type ModelEvent,
-} from '../../src/index.js'
-import { mulberry32 } from '../support/mulberry32.js'
+} from '../../../src/index.js'
+import { mulberry32 } from '../mulberry32.js'
 
 const path = process.argv[2]
 const seed = Number(process.argv[3] ?? '1')
-if (!path) throw new Error('usage: inboxChild.ts <logPath> <seed>')
+if (!path) throw new Error('usage: crashInboxChild.ts <logPath> <seed>')
 
 const random = mulberry32(seed)
 const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(random() * items.length)]

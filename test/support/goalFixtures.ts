@@ -1,10 +1,10 @@
 /** Fixtures of the goal track tables: goals, views, tracks and transcript events, deep-frozen. */
-import type { SessionEvent } from '../../../src/contracts/events.js'
-import type { GoalChange, GoalState, GoalView } from '../../../src/contracts/goals.js'
-import type { AgentMessageId } from '../../../src/contracts/messages.js'
-import { type GoalTrack, type GoalTrackEvent, NEW_TRACK } from '../../../src/goals/goalTrack.js'
-import { renderGoalChange } from '../../../src/messages/goalRender.js'
-import { deepFreeze } from '../../support/deepFreeze.js'
+import type { SessionEvent } from '../../src/contracts/events.js'
+import type { GoalChange, GoalState, GoalView } from '../../src/contracts/goals.js'
+import type { AgentMessageId } from '../../src/contracts/messages.js'
+import { type GoalTrack, type GoalTrackEvent, NEW_TRACK } from '../../src/goals/goalTrack.js'
+import { renderGoalChange } from '../../src/messages/goalRender.js'
+import { deepFreeze } from './deepFreeze.js'
 
 export const G = '01GOALAAAAAAAAAAAAAAAAAAAA'
 export const H = '01GOALBBBBBBBBBBBBBBBBBBBB'

@@ -18,7 +18,7 @@
  */
 import { existsSync, openSync, writeSync } from 'node:fs'
 import { from, lastValueFrom } from 'rxjs'
-import { type FileStore, fileStore, SessionLockedError } from '../../src/index.js'
+import { type FileStore, fileStore, SessionLockedError } from '../../../src/index.js'
 
 const [mode, logPath, journal, go, n] = process.argv.slice(2)
 if (!mode || !logPath) throw new Error('usage: lockChild.mjs <mode> <logPath> [journal go [n]]')

@@ -2,7 +2,7 @@
  * Helpers for the public-API tests: a recorder that interleaves `events$` and `transcript$` into one
  * list of labels (they are delivered in one global order), agents recorded from their creation,
  * deferreds, a delay, a gate model reply that the test releases by hand, and message texts. Label
- * sequences are in `support/labels.ts`, tool helpers in `support/tools.ts`.
+ * sequences are in `labels.ts`, tool helpers in `tools.ts`.
  */
 import { asapScheduler, type Observable, Subject } from 'rxjs'
 import {
@@ -12,10 +12,10 @@ import {
   createAgent,
   type ModelEvent,
   type SessionEvent,
-} from '../src/index.js'
-import { label, type ScriptedModel, type ScriptedReply, scriptedModel } from '../src/testing.js'
+} from '../../src/index.js'
+import { label, type ScriptedModel, type ScriptedReply, scriptedModel } from '../../src/testing.js'
 
-export { oneTurn } from './support/labels.js'
+export { oneTurn } from './labels.js'
 
 export type Recording = {
   /** Labels of live and durable events, interleaved in delivery order (deltas left out). */
