@@ -1,7 +1,7 @@
 import { lastValueFrom, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { createAgent, isHumanPrompt, projectMessages, surfaceMessages } from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
+import { createAgent, isHumanPrompt, projectMessages, surfaceMessages } from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
 
 describe('surface projection and human prompts', () => {
   it.each([

@@ -5,11 +5,11 @@
 import { Observable, throwError } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { defineTool } from '../src/index.js'
-import type { ScriptedReply } from '../src/testing.js'
-import { deferred, delay, run, textOf } from './support/agents.js'
-import { aborted, answered, oneTurn, opening } from './support/labels.js'
-import { agentOf, noArgs, resultsOf, toolTurn } from './support/tools.js'
+import { defineTool } from '../../src/index.js'
+import type { ScriptedReply } from '../../src/testing.js'
+import { deferred, delay, run, textOf } from '../support/agents.js'
+import { aborted, answered, oneTurn, opening } from '../support/labels.js'
+import { agentOf, noArgs, resultsOf, toolTurn } from '../support/tools.js'
 
 describe('R21b: tool call errors are results, and the turn goes on', () => {
   const weather = (execute: (args: { city: string }) => unknown = ({ city }) => `sunny in ${city}`) => {

@@ -1,8 +1,8 @@
 import { VirtualTimeScheduler } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { statusAlternation } from '../src/index.js'
-import { oneTurn, PARKED, record, setup } from './support/agents.js'
-import { createFor, scenarios } from './support/scenarios.js'
+import { statusAlternation } from '../../src/index.js'
+import { oneTurn, PARKED, record, setup } from '../support/agents.js'
+import { createFor, scenarios } from '../support/scenarios.js'
 
 const statusesOf = (log: readonly string[]) => log.filter((l) => l === 'running' || l === 'idle')
 

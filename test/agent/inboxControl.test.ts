@@ -3,8 +3,8 @@
  * books still balancing (R30).
  */
 import { describe, expect, it } from 'vitest'
-import { AgentDisposedError, InvalidInputError, inboxConservation } from '../src/index.js'
-import { gate, PARKED, setup, texts } from './support/agents.js'
+import { AgentDisposedError, InvalidInputError, inboxConservation } from '../../src/index.js'
+import { gate, PARKED, setup, texts } from '../support/agents.js'
 
 /** An agent whose first turn holds until `release`, with the first prompt claimed. */
 const held = async (more: readonly string[] = ['two', 'three', 'four']) => {

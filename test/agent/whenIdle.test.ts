@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { PromptDecision } from '../src/index.js'
-import { deferred, gate, oneTurn, PARKED, setup } from './support/agents.js'
+import type { PromptDecision } from '../../src/index.js'
+import { deferred, gate, oneTurn, PARKED, setup } from '../support/agents.js'
 
 describe('R28: whenIdle()', () => {
   it('R28: resolves at once on a fresh agent', async () => {

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type Agent, createAgent, type InboxSnapshot, inboxConservation, inboxView } from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
+import { type Agent, createAgent, type InboxSnapshot, inboxConservation, inboxView } from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
 
 type Op =
   | { readonly kind: 'followup' | 'steer' | 'parked' | 'inject' | 'interrupt' }

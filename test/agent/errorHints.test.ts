@@ -3,8 +3,8 @@
  * caller most likely needs, and lists every bad argument at once.
  */
 import { describe, expect, it } from 'vitest'
-import { createAgent, InvalidInputError } from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
+import { createAgent, InvalidInputError } from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
 
 const refusal = (call: () => unknown): string => {
   try {

@@ -7,10 +7,10 @@ import type {
   ContentBlock,
   PromptDecision,
   SessionEvent,
-} from '../src/index.js'
-import type { ScriptedReply } from '../src/testing.js'
-import { deferred, type Recording, setup, texts } from './support/agents.js'
-import { answered, oneTurn } from './support/labels.js'
+} from '../../src/index.js'
+import type { ScriptedReply } from '../../src/testing.js'
+import { deferred, type Recording, setup, texts } from '../support/agents.js'
+import { answered, oneTurn } from '../support/labels.js'
 
 const textOf = (content: readonly ContentBlock[]): string =>
   content[0]?.type === 'text' ? content[0].text : '?'

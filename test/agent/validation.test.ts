@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type Agent, InvalidInputError } from '../src/index.js'
-import { FOLLOWUP, gate, INJECT, oneTurn, PARKED, STEER, setup } from './support/agents.js'
+import { type Agent, InvalidInputError } from '../../src/index.js'
+import { FOLLOWUP, gate, INJECT, oneTurn, PARKED, STEER, setup } from '../support/agents.js'
 
 /** Calls that bypass the static types on purpose: the run-time check is what is under test. */
 type Loose = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { AgentBusyError, memoryStore, type SessionEvent, type SessionStore } from '../src/index.js'
-import { type Deferred, deferred, gate, setup, texts } from './support/agents.js'
-import { answered, oneTurn, opening } from './support/labels.js'
+import { AgentBusyError, memoryStore, type SessionEvent, type SessionStore } from '../../src/index.js'
+import { type Deferred, deferred, gate, setup, texts } from '../support/agents.js'
+import { answered, oneTurn, opening } from '../support/labels.js'
 
 /** The labels between `turn/start(n)` and `turn/end(n,…)` inclusive. */
 const turnSlice = (log: readonly string[], turn: number): string[] => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createAgent, type ModelAdapter, type ModelEvent } from '../src/index.js'
+import { createAgent, type ModelAdapter, type ModelEvent } from '../../src/index.js'
 
 const ANSWER: readonly ModelEvent[] = [
   { type: 'text', text: 'ok' },

@@ -12,11 +12,11 @@ import {
   createAgent,
   defineTool,
   type SessionEvent,
-} from '../src/index.js'
-import { label, scriptedModel } from '../src/testing.js'
-import { deferred, delay, record, run } from './support/agents.js'
-import { answered, oneTurn, opening } from './support/labels.js'
-import { noArgs } from './support/tools.js'
+} from '../../src/index.js'
+import { label, scriptedModel } from '../../src/testing.js'
+import { deferred, delay, record, run } from '../support/agents.js'
+import { answered, oneTurn, opening } from '../support/labels.js'
+import { noArgs } from '../support/tools.js'
 
 const hookError = new Error('hook exploded')
 

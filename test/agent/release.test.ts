@@ -5,10 +5,10 @@
  * library-internal (a worker of `steerable/postgres` uses it).
  */
 import { describe, expect, it } from 'vitest'
-import { AgentDisposedError, type AgentEvent } from '../src/index.js'
-import { extensionsOf } from '../src/runtime/extensions.js'
-import { deferred, gate, PARKED, setup, texts } from './support/agents.js'
-import { journalStore } from './support/journalStore.js'
+import { AgentDisposedError, type AgentEvent } from '../../src/index.js'
+import { extensionsOf } from '../../src/runtime/extensions.js'
+import { deferred, gate, PARKED, setup, texts } from '../support/agents.js'
+import { journalStore } from '../support/journalStore.js'
 
 const waiting = (agent: ReturnType<typeof setup>['agent']) =>
   [...agent.inbox.queue, ...agent.inbox.outbox].map((i) => `${texts([i.message])[0]}:${i.placement}`)

@@ -1,8 +1,8 @@
 import { config, of } from 'rxjs'
 import { describe, expect, it, vi } from 'vitest'
-import type { Agent } from '../src/index.js'
-import { label } from '../src/testing.js'
-import { oneTurn, record, setup } from './support/agents.js'
+import type { Agent } from '../../src/index.js'
+import { label } from '../../src/testing.js'
+import { oneTurn, record, setup } from '../support/agents.js'
 
 /** Runs `call` and records whether it threw. */
 const safely = (errors: unknown[], call: () => unknown): void => {

@@ -16,11 +16,11 @@ import {
   type ModelEvent,
   type ToolDefinition,
   type ToolResultBlock,
-} from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
-import { deferred, delay, run, textOf } from './support/agents.js'
-import { answered, opening } from './support/labels.js'
-import { agentOf, calls, noArgs, resultsOf, toolTurn } from './support/tools.js'
+} from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
+import { deferred, delay, run, textOf } from '../support/agents.js'
+import { answered, opening } from '../support/labels.js'
+import { agentOf, calls, noArgs, resultsOf, toolTurn } from '../support/tools.js'
 
 describe('tool definitions', () => {
   it('R21b, section 3: each ToolSpec (name, description, JSON Schema from z.toJSONSchema) reaches ModelRequest.tools of every request', async () => {

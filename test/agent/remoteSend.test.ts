@@ -5,11 +5,11 @@
  * throwing. The seam is library-internal (`steerable/postgres` uses it).
  */
 import { describe, expect, it } from 'vitest'
-import type { AgentMessageId } from '../src/index.js'
-import { mintMessageId } from '../src/messages/mint.js'
-import { extensionsOf } from '../src/runtime/extensions.js'
-import { gate, setup, texts } from './support/agents.js'
-import { journalStore } from './support/journalStore.js'
+import type { AgentMessageId } from '../../src/index.js'
+import { mintMessageId } from '../../src/messages/mint.js'
+import { extensionsOf } from '../../src/runtime/extensions.js'
+import { gate, setup, texts } from '../support/agents.js'
+import { journalStore } from '../support/journalStore.js'
 
 const remote = (input: unknown, options: unknown = { target: 'next-step', wakeup: true }) => ({
   id: mintMessageId() as string,

@@ -1,8 +1,8 @@
 import { NEVER, type Observable } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import type { Agent, ModelEvent, ModelRequest } from '../src/index.js'
-import { gate, PARKED, setup } from './support/agents.js'
-import { aborted, answered, oneTurn, opening } from './support/labels.js'
+import type { Agent, ModelEvent, ModelRequest } from '../../src/index.js'
+import { gate, PARKED, setup } from '../support/agents.js'
+import { aborted, answered, oneTurn, opening } from '../support/labels.js'
 
 /** A model reply that never answers, and runs `onAbort` from its request's abort listener. */
 const hangWith =

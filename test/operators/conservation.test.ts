@@ -1,8 +1,8 @@
 import { from } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { type AgentEvent, InvariantViolation, inboxConservation, outstandingInbox } from '../src/index.js'
-import { record } from './support/agents.js'
-import { createFor, scenarios } from './support/scenarios.js'
+import { type AgentEvent, InvariantViolation, inboxConservation, outstandingInbox } from '../../src/index.js'
+import { record } from '../support/agents.js'
+import { createFor, scenarios } from '../support/scenarios.js'
 
 describe('R30: FIFO conservation over many scenarios', () => {
   it.each(scenarios.map((s) => [s.name, s] as const))('R30: %s', async (_name, scenario) => {

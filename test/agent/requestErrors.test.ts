@@ -11,10 +11,10 @@ import {
   MalformedModelEventError,
   type ModelEvent,
   type ModelRequest,
-} from '../src/index.js'
-import type { ScriptedReply } from '../src/testing.js'
-import { delay, run, textOf } from './support/agents.js'
-import { answered, oneTurn, opening } from './support/labels.js'
+} from '../../src/index.js'
+import type { ScriptedReply } from '../../src/testing.js'
+import { delay, run, textOf } from '../support/agents.js'
+import { answered, oneTurn, opening } from '../support/labels.js'
 
 /** A synchronous stream of model events. */
 const events = (...list: ModelEvent[]) => from(list)

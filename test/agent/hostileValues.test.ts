@@ -16,9 +16,9 @@ import {
   defineTool,
   fileStore,
   type SessionEvent,
-} from '../src/index.js'
-import { type ScriptedReply, scriptedModel } from '../src/testing.js'
-import { hostileNames, hostileValues } from './support/hostile.js'
+} from '../../src/index.js'
+import { type ScriptedReply, scriptedModel } from '../../src/testing.js'
+import { hostileNames, hostileValues } from '../support/hostile.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'steerable-hostile-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { AgentEvent, AgentMessageId, SessionEvent } from '../src/index.js'
-import { gate, INJECT, PARKED, STEER, setup } from './support/agents.js'
+import type { AgentEvent, AgentMessageId, SessionEvent } from '../../src/index.js'
+import { gate, INJECT, PARKED, STEER, setup } from '../support/agents.js'
 
 /** For each id: the inbox events that name it, in order (`enqueue`, `dequeue`, `discard`). */
 const inboxTrail = (events: readonly AgentEvent[], id: AgentMessageId): string[] =>

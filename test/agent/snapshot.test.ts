@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { AgentEvent, AgentMessage, SessionEvent } from '../src/index.js'
-import { gate, setup } from './support/agents.js'
+import type { AgentEvent, AgentMessage, SessionEvent } from '../../src/index.js'
+import { gate, setup } from '../support/agents.js'
 
 type Mutable = Record<string | number, unknown> & unknown[]
 const mut = (value: unknown): Mutable => value as Mutable

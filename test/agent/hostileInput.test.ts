@@ -4,9 +4,9 @@
  * And a refusal's message stays short however many issues the input has.
  */
 import { describe, expect, it } from 'vitest'
-import { createAgent, InvalidInputError } from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
-import { setup } from './support/agents.js'
+import { createAgent, InvalidInputError } from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
+import { setup } from '../support/agents.js'
 
 const throwing = (what: unknown) => ({
   get() {

@@ -8,8 +8,8 @@ import {
   type PromptDecision,
   type SessionEvent,
   type SessionStore,
-} from '../src/index.js'
-import { deferred, INJECT, PARKED, setup } from './support/agents.js'
+} from '../../src/index.js'
+import { deferred, INJECT, PARKED, setup } from '../support/agents.js'
 
 const TURN1_OPEN = [
   'enqueue(a,queued)',

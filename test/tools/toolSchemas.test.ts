@@ -8,8 +8,8 @@ import { type } from 'arktype'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { z as appZod } from 'zod-4-1'
-import { createAgent, defineTool, InvalidInputError, type SessionEvent } from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
+import { createAgent, defineTool, InvalidInputError, type SessionEvent } from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
 
 const callWith = (args: string) =>
   scriptedModel([{ toolCalls: [{ name: 'weather', arguments: args }] }, 'done'])

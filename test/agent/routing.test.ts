@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { AgentEvent } from '../src/index.js'
-import { FOLLOWUP, gate, INJECT, oneTurn, PARKED, STEER, setup } from './support/agents.js'
+import type { AgentEvent } from '../../src/index.js'
+import { FOLLOWUP, gate, INJECT, oneTurn, PARKED, STEER, setup } from '../support/agents.js'
 
 const idOf = (event: AgentEvent | undefined): string | undefined =>
   event?.type === 'agent/inbox/enqueue' || event?.type === 'agent/inbox/dequeue'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { oneTurn, PARKED, setup } from './support/agents.js'
+import { oneTurn, PARKED, setup } from '../support/agents.js'
 
 describe('R8: parked items', () => {
   it('R8: a parked item never starts work by itself, and whenIdle() resolves while it is parked', async () => {

@@ -17,8 +17,8 @@ import {
   type PromptDecision,
   type SessionEvent,
   statusAlternation,
-} from '../src/index.js'
-import { label, scriptedModel } from '../src/testing.js'
+} from '../../src/index.js'
+import { label, scriptedModel } from '../../src/testing.js'
 
 type Entry = { readonly live: AgentEvent } | { readonly durable: SessionEvent }
 

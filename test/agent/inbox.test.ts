@@ -9,9 +9,9 @@ import {
   InvalidInputError,
   type Outcome,
   type SessionEvent,
-} from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
-import { gate, INJECT, PARKED, setup } from './support/agents.js'
+} from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
+import { gate, INJECT, PARKED, setup } from '../support/agents.js'
 
 /** The inbox as `[text, placement]` pairs, queue then outbox. */
 const view = (inbox: InboxSnapshot) => ({

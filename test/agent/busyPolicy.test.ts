@@ -4,8 +4,8 @@
  * event, nothing changed.
  */
 import { describe, expect, it } from 'vitest'
-import { AgentBusyError, InboxFullError, InvalidInputError, TurnMismatchError } from '../src/index.js'
-import { gate, setup, texts } from './support/agents.js'
+import { AgentBusyError, InboxFullError, InvalidInputError, TurnMismatchError } from '../../src/index.js'
+import { gate, setup, texts } from '../support/agents.js'
 
 const lastTexts = (requests: readonly { messages: readonly { content: readonly unknown[] }[] }[]) =>
   requests.map((r) => texts(r.messages).at(-1))
