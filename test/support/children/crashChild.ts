@@ -1,5 +1,5 @@
 /**
- * Crash-test child (test/crash.test.ts): runs an agent on `fileStore(argv[2])` until it is killed.
+ * Crash-test child (test/session/crash.test.ts): runs an agent on `fileStore(argv[2])` until it is killed.
  *
  * Usage: `node --import tsx crashChild.ts <logPath> <seed> [tornAt]`.
  *

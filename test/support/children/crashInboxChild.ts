@@ -1,5 +1,5 @@
 /**
- * Crash-test child for the durable inbox (test/crash.inbox.test.ts): an agent on
+ * Crash-test child for the durable inbox (test/session/crash.inbox.test.ts): an agent on
  * `fileStore(argv[2])` that keeps receiving random sends and inbox edits until it is killed.
  *
  * Usage: `node --import tsx crashInboxChild.ts <logPath> <seed>`.

@@ -1,5 +1,5 @@
 /**
- * Lock-race child (test/crash.lock.test.ts): races other processes for the writer lock of one
+ * Lock-race child (test/session/crash.lock.test.ts): races other processes for the writer lock of one
  * session log, or reports how opening a log fails.
  *
  * Usage: `node lockChild.mjs <mode> <logPath> [journal go [n]]`, with mode

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { firstValueFrom, from } from 'rxjs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { fileStore, type SessionEvent, type SessionStore, SessionStoreError } from '../src/index.js'
-import { blockWrites } from './support/blockWrites.js'
-import { add, settle } from './support/inboxRecords.js'
+import { fileStore, type SessionEvent, type SessionStore, SessionStoreError } from '../../src/index.js'
+import { blockWrites } from '../support/blockWrites.js'
+import { add, settle } from '../support/inboxRecords.js'
 
 let dir: string
 beforeEach(() => {

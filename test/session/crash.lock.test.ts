@@ -6,7 +6,7 @@
  * must open. Also: opening a log the process may not write gives `SessionStoreError` naming the
  * log (checked in a child running as an unprivileged user when the tests run as root).
  *
- * The child is bundled once with esbuild and run with plain `node`, as in test/crash.test.ts.
+ * The child is bundled once with esbuild and run with plain `node`, as in test/session/crash.test.ts.
  */
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import {
@@ -21,9 +21,9 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { fileStore } from '../src/index.js'
-import { bundleChild } from './support/bundleChild.js'
-import { watchChild } from './support/childProcesses.js'
+import { fileStore } from '../../src/index.js'
+import { bundleChild } from '../support/bundleChild.js'
+import { watchChild } from '../support/childProcesses.js'
 
 const root = mkdtempSync(join(tmpdir(), 'steerable-lock-'))
 let bundle = ''

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { fileStore, type SessionEvent, SessionLogError } from '../src/index.js'
+import { fileStore, type SessionEvent, SessionLogError } from '../../src/index.js'
 
 let dir: string
 beforeEach(() => {

@@ -26,9 +26,9 @@ import {
   SessionLockedError,
   SessionLogError,
   type SessionStore,
-} from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
-import { record } from './support/agents.js'
+} from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
+import { record } from '../support/agents.js'
 
 let dir: string
 beforeEach(() => {

@@ -1,7 +1,7 @@
 /**
  * R35: what the file system refuses is a `SessionStoreError` that names the session log (not its
  * lock file), keeps the system error as `cause`, says what to do, and leaves nothing behind.
- * Permission errors are in test/crash.lock.test.ts (they need an unprivileged child when the
+ * Permission errors are in test/session/crash.lock.test.ts (they need an unprivileged child when the
  * tests run as root).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { firstValueFrom, from } from 'rxjs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { fileStore, SessionStoreError } from '../src/index.js'
+import { fileStore, SessionStoreError } from '../../src/index.js'
 
 let dir: string
 beforeEach(() => {

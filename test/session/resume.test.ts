@@ -4,8 +4,8 @@
  * model request does not carry an unanswered call (Chat Completions servers refuse those).
  */
 import { describe, expect, it } from 'vitest'
-import { createAgent, type Message, type SessionEvent } from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
+import { createAgent, type Message, type SessionEvent } from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
 
 const call = (id: string) => ({ type: 'tool-call' as const, id, name: 'read', arguments: '{}' })
 const result = (id: string) => ({ type: 'tool-result' as const, toolCallId: id, content: [] })

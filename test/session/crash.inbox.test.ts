@@ -15,9 +15,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AgentMessageId, fileStore } from '../src/index.js'
-import { deliveredIds, replayJournal } from '../src/session/replayJournal.js'
-import { bundleChild } from './support/bundleChild.js'
+import { type AgentMessageId, fileStore } from '../../src/index.js'
+import { deliveredIds, replayJournal } from '../../src/session/replayJournal.js'
+import { bundleChild } from '../support/bundleChild.js'
 
 const root = mkdtempSync(join(tmpdir(), 'steerable-crash-inbox-'))
 let childBundle = ''

@@ -5,9 +5,14 @@
  * returns, and outcome() answers for restored and settled ids.
  */
 import { describe, expect, it } from 'vitest'
-import { type AgentEvent, type AgentMessageId, inboxConservation, type SessionEvent } from '../src/index.js'
-import { delay, gate, PARKED, setup, texts } from './support/agents.js'
-import { journalStore } from './support/journalStore.js'
+import {
+  type AgentEvent,
+  type AgentMessageId,
+  inboxConservation,
+  type SessionEvent,
+} from '../../src/index.js'
+import { delay, gate, PARKED, setup, texts } from '../support/agents.js'
+import { journalStore } from '../support/journalStore.js'
 
 const until = async (done: () => boolean) => {
   for (let i = 0; i < 200 && !done(); i++) await delay(5)

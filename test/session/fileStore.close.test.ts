@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { fileStore, type SessionEvent } from '../src/index.js'
+import { fileStore, type SessionEvent } from '../../src/index.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'steerable-close-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -8,10 +8,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { InboxRecord } from '../src/contracts/inbox.js'
-import { fileStore, type SessionEvent, SessionLogError, SessionStoreError } from '../src/index.js'
-import { deliveredIds, replayJournal } from '../src/session/replayJournal.js'
-import { add, id, message, move, promote, replace, settle, view } from './support/inboxRecords.js'
+import type { InboxRecord } from '../../src/contracts/inbox.js'
+import { fileStore, type SessionEvent, SessionLogError, SessionStoreError } from '../../src/index.js'
+import { deliveredIds, replayJournal } from '../../src/session/replayJournal.js'
+import { add, id, message, move, promote, replace, settle, view } from '../support/inboxRecords.js'
 
 let dir: string
 let path: string

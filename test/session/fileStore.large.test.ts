@@ -9,7 +9,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { fileStore } from '../src/index.js'
+import { fileStore } from '../../src/index.js'
 
 let dir: string
 beforeEach(() => {

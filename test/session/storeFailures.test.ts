@@ -17,10 +17,10 @@ import {
   fileStore,
   type SessionEvent,
   type SessionStore,
-} from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
-import { record } from './support/agents.js'
-import { blockWrites } from './support/blockWrites.js'
+} from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
+import { record } from '../support/agents.js'
+import { blockWrites } from '../support/blockWrites.js'
 
 /**
  * A store with a write-behind buffer like a real one: `append` buffers, a successful `flush`

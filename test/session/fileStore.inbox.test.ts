@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { firstValueFrom, from, type Observable } from 'rxjs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { InboxRecord } from '../src/contracts/inbox.js'
-import { fileStore, SessionLockedError, type SessionStore } from '../src/index.js'
-import { hostileValues } from './support/hostile.js'
-import { add, message, settle } from './support/inboxRecords.js'
+import type { InboxRecord } from '../../src/contracts/inbox.js'
+import { fileStore, SessionLockedError, type SessionStore } from '../../src/index.js'
+import { hostileValues } from '../support/hostile.js'
+import { add, message, settle } from '../support/inboxRecords.js'
 
 let dir: string
 let path: string

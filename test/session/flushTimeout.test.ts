@@ -12,8 +12,8 @@ import {
   InvalidInputError,
   type SessionEvent,
   type SessionStore,
-} from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
+} from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
 
 /** A store whose flush never finishes (a hung disk, a lost connection). */
 const hungStore = () => {

@@ -18,10 +18,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAgent, fileStore, projectMessages, type SessionEvent } from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
-import { bundleChild } from './support/bundleChild.js'
-import { mulberry32 } from './support/mulberry32.js'
+import { createAgent, fileStore, projectMessages, type SessionEvent } from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
+import { bundleChild } from '../support/bundleChild.js'
+import { mulberry32 } from '../support/mulberry32.js'
 
 type KillPlan =
   | { readonly kind: 'delay'; readonly ms: number }
