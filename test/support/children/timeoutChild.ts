@@ -1,5 +1,5 @@
 /**
- * A child process for test/openai.timeouts.test.ts: three requests against a server in this
+ * A child process for test/openai/timeouts.test.ts: three requests against a server in this
  * process (one that stalls and hits idleTimeoutMs, one that completes, one aborted mid-stream),
  * each with a ten-minute timeout left pending on the other wait; then the server closes and the
  * process must exit on its own. A timer that outlived its request would keep it alive.

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { deferred } from './support/agents.js'
+import { deferred } from '../support/agents.js'
 import {
   anthropicHead,
   blockEvents,
@@ -11,8 +11,8 @@ import {
   messageEnd,
   messageStart,
   textBlock,
-} from './support/anthropicServer.js'
-import { closeServers, inTurn, serve } from './support/openaiServer.js'
+} from '../support/anthropicServer.js'
+import { closeServers, inTurn, serve } from '../support/openaiServer.js'
 
 /**
  * `steerable --provider …`: the terminal app on an AI SDK provider package, loaded with a dynamic

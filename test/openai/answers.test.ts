@@ -5,9 +5,9 @@
  */
 import { from, lastValueFrom, toArray } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ModelRequest } from '../src/index.js'
-import { ModelRequestError, openaiModel } from '../src/openai.js'
-import { closeServers, serve, type TestServer } from './support/openaiServer.js'
+import type { ModelRequest } from '../../src/index.js'
+import { ModelRequestError, openaiModel } from '../../src/openai.js'
+import { closeServers, serve, type TestServer } from '../support/openaiServer.js'
 
 afterEach(closeServers)
 

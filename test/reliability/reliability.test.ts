@@ -4,8 +4,8 @@
  * it 100,000 times; RELIABILITY_RUNS overrides the count here.
  */
 import { describe, it } from 'vitest'
-import { assertReliability, checkSchedule } from './reliability/model.js'
-import { REGRESSIONS } from './reliability/regressions.js'
+import { assertReliability, checkSchedule } from './model.js'
+import { REGRESSIONS } from './regressions.js'
 
 const runs = Number(process.env.RELIABILITY_RUNS ?? 1000)
 

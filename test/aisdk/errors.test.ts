@@ -6,9 +6,9 @@
 import { APICallError } from '@ai-sdk/provider'
 import { MockLanguageModelV4 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
-import { ModelRequestError } from '../src/openai.js'
-import { answer, finish, type Part, text } from './support/aisdkParts.js'
-import { failure, modelOf, throwing } from './support/aisdkRequests.js'
+import { ModelRequestError } from '../../src/openai.js'
+import { answer, finish, type Part, text } from '../support/aisdkParts.js'
+import { failure, modelOf, throwing } from '../support/aisdkRequests.js'
 
 describe('fromLanguageModel: failures are ModelRequestErrors', () => {
   const rateLimited = (headers: Record<string, string>) =>

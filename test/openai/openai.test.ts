@@ -14,9 +14,9 @@ import {
   type ModelEvent,
   type ModelRequest,
   type SessionEvent,
-} from '../src/index.js'
-import { ModelRequestError, type OpenAIModelOptions, openaiModel } from '../src/openai.js'
-import { label } from '../src/testing.js'
+} from '../../src/index.js'
+import { ModelRequestError, type OpenAIModelOptions, openaiModel } from '../../src/openai.js'
+import { label } from '../../src/testing.js'
 import {
   answer,
   chunk,
@@ -30,7 +30,7 @@ import {
   stopLastServer,
   type TestServer,
   usage,
-} from './support/openaiServer.js'
+} from '../support/openaiServer.js'
 
 afterEach(closeServers)
 

@@ -3,10 +3,10 @@ import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runView, splitServeArgs } from '../src/cli/subcommands.js'
-import { type Agent, createAgent, fileStore } from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
-import { type Served, serveAgent } from '../src/web/server.js'
+import { runView, splitServeArgs } from '../../src/cli/subcommands.js'
+import { type Agent, createAgent, fileStore } from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
+import { type Served, serveAgent } from '../../src/web/server.js'
 
 /** One raw HTTP request (node's fetch will not send a Host header of our choosing). */
 const call = (url: string, options: { method?: string; host?: string; type?: string; body?: string } = {}) =>

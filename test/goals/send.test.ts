@@ -2,7 +2,7 @@
  * Goal messages at `send()` time (R33, R2): what `decodeGoalEvent` would throw on is decided from
  * the message alone, so every route that accepts messages refuses it with `InvalidInputError`
  * (saying what to do) and nothing changes. What needs the transcript (R34) is the controller's
- * business (`goals.errors.test.ts`).
+ * business (`errors.test.ts`).
  */
 import { describe, expect, it } from 'vitest'
 import {
@@ -18,8 +18,8 @@ import {
   type MessageSource,
   renderGoalChange,
   type SessionEventOf,
-} from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
+} from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
 
 const GOAL: GoalState = { goalId: 'g', revision: 1, objective: 'o', phase: 'active', maxRounds: 3 }
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }]

@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process'
 import { asapScheduler, from, lastValueFrom, tap, toArray } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type AgentEvent, createAgent, type ModelEvent, type ModelRequest } from '../src/index.js'
-import { ModelRequestError, type OpenAIModelOptions, openaiModel } from '../src/openai.js'
+import { type AgentEvent, createAgent, type ModelEvent, type ModelRequest } from '../../src/index.js'
+import { ModelRequestError, type OpenAIModelOptions, openaiModel } from '../../src/openai.js'
 import {
   answer,
   chunk,
@@ -18,7 +18,7 @@ import {
   serve,
   sseHead,
   type TestServer,
-} from './support/openaiServer.js'
+} from '../support/openaiServer.js'
 
 afterEach(closeServers)
 

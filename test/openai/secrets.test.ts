@@ -14,9 +14,9 @@ import {
   fileStore,
   type ModelRequest,
   type SessionEvent,
-} from '../src/index.js'
-import { ModelRequestError, type OpenAIModelOptions, openaiModel } from '../src/openai.js'
-import { chunk, closeServers, event, inTurn, serve, sseHead } from './support/openaiServer.js'
+} from '../../src/index.js'
+import { ModelRequestError, type OpenAIModelOptions, openaiModel } from '../../src/openai.js'
+import { chunk, closeServers, event, inTurn, serve, sseHead } from '../support/openaiServer.js'
 
 afterEach(closeServers)
 

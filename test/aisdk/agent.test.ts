@@ -8,10 +8,10 @@ import { MockLanguageModelV4 } from 'ai/test'
 import { asapScheduler } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { fromLanguageModel, ModelRequestError } from '../src/aisdk.js'
-import { createAgent, defineTool } from '../src/index.js'
-import { record } from './support/agents.js'
-import { answer, finish, liveStream, text, toolCall } from './support/aisdkParts.js'
+import { fromLanguageModel, ModelRequestError } from '../../src/aisdk.js'
+import { createAgent, defineTool } from '../../src/index.js'
+import { record } from '../support/agents.js'
+import { answer, finish, liveStream, text, toolCall } from '../support/aisdkParts.js'
 
 const add = defineTool({
   name: 'add',

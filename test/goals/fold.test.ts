@@ -19,8 +19,8 @@ import {
   type MessageSource,
   renderGoalChange,
   type SessionEvent,
-} from '../src/index.js'
-import { scriptedModel } from '../src/testing.js'
+} from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
 
 const A = '01GOALAAAAAAAAAAAAAAAAAAAA'
 const B = '01GOALBBBBBBBBBBBBBBBBBBBB'

@@ -22,8 +22,8 @@ import {
   type JsonValue,
   renderGoalChange,
   type SessionEvent,
-} from '../src/index.js'
-import { type ScriptedReply, scriptedModel } from '../src/testing.js'
+} from '../../src/index.js'
+import { type ScriptedReply, scriptedModel } from '../../src/testing.js'
 
 const text = (t: string): ContentBlock[] => [{ type: 'text', text: t }]
 const GOAL: GoalState = { goalId: 'g', revision: 1, objective: 'o', phase: 'active', maxRounds: 3 }

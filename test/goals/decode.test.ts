@@ -13,7 +13,7 @@ import {
   type MessageSource,
   renderGoalChange,
   type SessionEventOf,
-} from '../src/index.js'
+} from '../../src/index.js'
 
 const SEQ = 42
 const GOAL_ID = '01GOALAAAAAAAAAAAAAAAAAAAA'

@@ -21,8 +21,8 @@ import {
   InvalidInputError,
   type ModelEvent,
   type SessionEvent,
-} from '../src/index.js'
-import { label, scriptedModel } from '../src/testing.js'
+} from '../../src/index.js'
+import { label, scriptedModel } from '../../src/testing.js'
 
 type Op =
   | { readonly op: 'create'; readonly input: unknown; readonly valid: boolean }

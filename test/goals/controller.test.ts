@@ -28,10 +28,10 @@ import {
   renderGoalChange,
   type SessionEvent,
   type SessionEventOf,
-} from '../src/index.js'
-import { type ScriptedReply, scriptedModel } from '../src/testing.js'
-import { gate, setup as setupAgent } from './support/agents.js'
-import { aborted, answered, oneTurn, opening } from './support/labels.js'
+} from '../../src/index.js'
+import { type ScriptedReply, scriptedModel } from '../../src/testing.js'
+import { gate, setup as setupAgent } from '../support/agents.js'
+import { aborted, answered, oneTurn, opening } from '../support/labels.js'
 
 /** Short continuation prompts, so labels stay readable: `go 1`, `go 2`, … */
 const GO: GoalControllerOptions = { continuation: (_goal, round) => `go ${round}` }

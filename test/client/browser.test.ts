@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { build } from 'esbuild'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeBrowser, launch, watchedPage } from './support/browser.js'
+import { describeBrowser, launch, watchedPage } from '../support/browser.js'
 
 /**
  * steerable/client in Chromium against a real local server whose first event stream drops after

@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { renderTimeline, type TimelineRecord } from '../src/timeline.js'
-import { ARTIFACTS, describeBrowser, launch, watchedPage } from './support/browser.js'
-import { cancelScenarioRecord, marbleRecords, scenarioRecords } from './support/timelineRuns.js'
+import { renderTimeline, type TimelineRecord } from '../../src/timeline.js'
+import { ARTIFACTS, describeBrowser, launch, watchedPage } from '../support/browser.js'
+import { cancelScenarioRecord, marbleRecords, scenarioRecords } from '../support/timelineRuns.js'
 
 /** Each message bar of the order axis with its enqueue and dequeue/discard marks' x. */
 const barsAndMarks = (page: Page) =>

@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { SessionEvent } from '../src/index.js'
-import { chatLine } from '../src/web/app/renderChat.js'
-import { ARTIFACTS, describeBrowser, launch, watchedPage } from './support/browser.js'
+import type { SessionEvent } from '../../src/index.js'
+import { chatLine } from '../../src/web/app/renderChat.js'
+import { ARTIFACTS, describeBrowser, launch, watchedPage } from '../support/browser.js'
 
 /**
  * `steerable serve` end to end: the command and its page script are built as the package builds

@@ -8,9 +8,9 @@ import { createAnthropic } from '@ai-sdk/anthropic'
 import { asapScheduler } from 'rxjs'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { z } from 'zod'
-import { fromLanguageModel, ModelRequestError } from '../src/aisdk.js'
-import { type AgentEvent, createAgent, defineTool } from '../src/index.js'
-import { deferred, record } from './support/agents.js'
+import { fromLanguageModel, ModelRequestError } from '../../src/aisdk.js'
+import { type AgentEvent, createAgent, defineTool } from '../../src/index.js'
+import { deferred, record } from '../support/agents.js'
 import {
   anthropicHead,
   blockEvents,
@@ -19,8 +19,8 @@ import {
   messageStart,
   textBlock,
   toolUse,
-} from './support/anthropicServer.js'
-import { closeServers, inTurn, serve, type TestServer } from './support/openaiServer.js'
+} from '../support/anthropicServer.js'
+import { closeServers, inTurn, serve, type TestServer } from '../support/openaiServer.js'
 
 afterEach(closeServers)
 

@@ -5,16 +5,16 @@
  */
 import { TestScheduler } from 'rxjs/testing'
 import { describe, expect, it } from 'vitest'
-import { retryAfterMs } from '../src/adapterKit/retryAfterMs.js'
-import type { ModelEvent } from '../src/index.js'
-import { chatEvents } from '../src/openai/chatEvents.js'
+import { retryAfterMs } from '../../src/adapterKit/retryAfterMs.js'
+import type { ModelEvent } from '../../src/index.js'
+import { chatEvents } from '../../src/openai/chatEvents.js'
 import {
   type ChatStreamInput,
   type ChatStreamState,
   initialChatStream,
   reduceChatStream,
-} from '../src/openai/reduceChatStream.js'
-import { ModelRequestError } from '../src/openai.js'
+} from '../../src/openai/reduceChatStream.js'
+import { ModelRequestError } from '../../src/openai.js'
 
 const deepFreeze = <T>(value: T): T => {
   if (typeof value === 'object' && value !== null) {
