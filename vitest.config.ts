@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config'
 
-/** The tests that need a PostgreSQL server: their project starts one (only when they run). */
-const postgres = ['test/postgres/**/*.test.ts']
+/**
+ * The tests that need a PostgreSQL server, the files directly in test/postgres/: their project
+ * starts one (only when they run). The pure tests of src/postgres/'s rooms (test/postgres/owner/,
+ * test/postgres/worker/, …) need none and run with the rest.
+ */
+const postgres = ['test/postgres/*.test.ts']
 
 export default defineConfig({
   test: {

@@ -26,7 +26,7 @@ let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, 'children', 'eventsChild.ts'))
+  program = await bundleChild(join(import.meta.dirname, '..', 'support', 'children', 'eventsChild.ts'))
 }, 60_000)
 afterEach(() => program.killAll())
 afterAll(async () => {

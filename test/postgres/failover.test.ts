@@ -18,7 +18,7 @@ let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, 'children', 'workerChild.ts'))
+  program = await bundleChild(join(import.meta.dirname, '..', 'support', 'children', 'workerChild.ts'))
 }, 60_000)
 afterEach(() => program.killAll())
 afterAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * One owner per session (R54), with real processes (test/postgres/children/leaseChild.ts): two
+ * One owner per session (R54), with real processes (test/support/children/leaseChild.ts): two
  * processes race for a session, an owner killed with SIGKILL is replaced, and an owner that lost
  * its lease without noticing (frozen with SIGSTOP while its connection was cut) writes nothing
  * once it runs again. The events table records each row's writer epoch: along `seq` the epochs
@@ -18,7 +18,7 @@ let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, 'children', 'leaseChild.ts'))
+  program = await bundleChild(join(import.meta.dirname, '..', 'support', 'children', 'leaseChild.ts'))
 }, 60_000)
 afterEach(() => program.killAll())
 afterAll(async () => {

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type AgentEvent, createAgent } from '../../src/index.js'
 import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
+import { gate, setup } from '../support/agents.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { gate, setup } from '../support.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -8,8 +8,8 @@ import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createAgent } from '../../src/index.js'
 import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
+import { gate, setup, texts } from '../support/agents.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { gate, setup, texts } from '../support.js'
 
 let db: TestDatabase
 beforeAll(async () => {

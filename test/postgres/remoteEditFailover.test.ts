@@ -15,7 +15,7 @@ let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, 'children', 'editOwnerChild.ts'))
+  program = await bundleChild(join(import.meta.dirname, '..', 'support', 'children', 'editOwnerChild.ts'))
 }, 60_000)
 afterEach(() => program.killAll())
 afterAll(async () => {

@@ -15,10 +15,10 @@ import {
 } from '../../src/postgres.js'
 import { extensionsOf } from '../../src/runtime/extensions.js'
 import { scriptedModel } from '../../src/testing.js'
+import { gate, setup } from '../support/agents.js'
 import { hostileValues } from '../support/hostile.js'
 import { until } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { gate, setup } from '../support.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * R55 across processes: clients in child processes (test/postgres/children/senderChild.ts)
+ * R55 across processes: clients in child processes (test/support/children/senderChild.ts)
  * send into one session at once. Every send is stored exactly once, the journal numbers leave
  * no gap and no duplicate, and each client's sends keep the order it made them in.
  */
@@ -14,7 +14,7 @@ let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, 'children', 'senderChild.ts'))
+  program = await bundleChild(join(import.meta.dirname, '..', 'support', 'children', 'senderChild.ts'))
 }, 60_000)
 afterEach(() => program.killAll())
 afterAll(async () => {

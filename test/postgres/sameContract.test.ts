@@ -1,6 +1,6 @@
 /**
  * R60: the contract of sections 1–12 does not depend on where the session lives. Every scenario
- * of the invariant library (test/scenarios.ts) runs twice, on the default store and on a session
+ * of the invariant library (test/support/scenarios.ts) runs twice, on the default store and on a session
  * in PostgreSQL (under its lease): the live events and the durable events must be the same, up to
  * the ids each run mints, and FIFO conservation (R30) holds on both. The session in PostgreSQL
  * then opens again and rebuilds the same conversation (R37).
@@ -15,7 +15,7 @@ import {
 } from '../../src/index.js'
 import { migrate, openPostgresSession } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
-import { type Scenario, scenarios } from '../scenarios.js'
+import { type Scenario, scenarios } from '../support/scenarios.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 
 let db: TestDatabase

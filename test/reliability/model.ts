@@ -26,7 +26,7 @@
  *
  * A failure throws with the problems and the labelled timeline; fast-check prints the shrunk
  * schedule as a script (`Schedule[fc.toStringMethod]`). The schedules in regressions.ts run as tests of
- * their own (test/reliability.test.ts) and first in the soak.
+ * their own (test/reliability/reliability.test.ts) and first in the soak.
  */
 import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'

@@ -12,7 +12,7 @@ import {
 } from '../../src/postgres.js'
 import { extensionsOf } from '../../src/runtime/extensions.js'
 import type { ScriptedReply } from '../../src/testing.js'
-import { gate, setup } from '../support.js'
+import { gate, setup } from './agents.js'
 
 /** Resolves once `condition` holds (checked every 25 ms, up to 20 s); else fails naming `what`. */
 export const until = async (condition: () => boolean | Promise<boolean>, what: string): Promise<void> => {

@@ -9,7 +9,7 @@ import { createAgent } from '../../src/index.js'
 import { scriptedModel } from '../../src/testing.js'
 import type { TimelineRecord } from '../../src/timeline.js'
 import { record } from '../../src/timeline.js'
-import { scenarios } from '../scenarios.js'
+import { scenarios } from './scenarios.js'
 
 const stepStarted = (agent: Agent) =>
   firstValueFrom(agent.transcript$.pipe(filter((e) => e.type === 'step/start')))
@@ -33,7 +33,7 @@ export const cancelScenarioRecord = async (steer = 's'): Promise<TimelineRecord>
   return recording.record()
 }
 
-/** Each end-to-end scenario of `test/scenarios.ts`, recorded. */
+/** Each end-to-end scenario of `test/support/scenarios.ts`, recorded. */
 export const scenarioRecords = async (): Promise<{ name: string; record: TimelineRecord }[]> => {
   const out: { name: string; record: TimelineRecord }[] = []
   for (const s of scenarios) {

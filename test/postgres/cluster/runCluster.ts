@@ -59,7 +59,7 @@ export type ClusterRun = {
 export type ClusterPrograms = { readonly worker: ChildProgram; readonly client: ChildProgram }
 
 export const bundleClusterPrograms = async (): Promise<ClusterPrograms> => {
-  const children = join(import.meta.dirname, '..', 'children')
+  const children = join(import.meta.dirname, '..', '..', 'support', 'children')
   return {
     worker: await bundleChild(join(children, 'workerChild.ts')),
     client: await bundleChild(join(children, 'clientChild.ts')),

@@ -1,0 +1,60 @@
+/**
+ * The public surface of `steerable` (src/index.ts), checked by the compiler: `npx tsc -p
+ * tsconfig.json` fails when a signature drifts. At run time these tests only call `expectTypeOf`;
+ * the misuses below sit in a function nothing calls.
+ */
+import type { Observable } from 'rxjs'
+import { describe, expectTypeOf, it } from 'vitest'
+import {
+  type Agent,
+  type AgentEvent,
+  type AgentMessageId,
+  type AgentOptions,
+  createAgent,
+  type ModelAdapter,
+  type Outcome,
+  type PresetOptions,
+  type SendInput,
+  type SendOptions,
+  type SessionEvent,
+} from '../../src/index.js'
+
+describe('the public surface of steerable', () => {
+  it('createAgent takes AgentOptions and returns an Agent', () => {
+    expectTypeOf(createAgent).parameters.toEqualTypeOf<[options: AgentOptions]>()
+    expectTypeOf(createAgent).returns.toEqualTypeOf<Agent>()
+  })
+
+  it('send returns an AgentMessageId, and its options are required', () => {
+    expectTypeOf<Agent['send']>().returns.toEqualTypeOf<AgentMessageId>()
+    expectTypeOf<Agent['send']>().parameters.toEqualTypeOf<[input: SendInput, options: SendOptions]>()
+  })
+
+  it('followup returns an AgentMessageId, and its options are optional', () => {
+    expectTypeOf<Agent['followup']>().returns.toEqualTypeOf<AgentMessageId>()
+    expectTypeOf<Agent['followup']>().parameters.toEqualTypeOf<[input: SendInput, options?: PresetOptions]>()
+    expectTypeOf<Agent['followup']>().toBeCallableWith('x')
+  })
+
+  it('events$ is an Observable of AgentEvent, transcript$ an Observable of SessionEvent', () => {
+    expectTypeOf<Agent['events$']>().toEqualTypeOf<Observable<AgentEvent>>()
+    expectTypeOf<Agent['transcript$']>().toEqualTypeOf<Observable<SessionEvent>>()
+  })
+
+  it('outcome takes an AgentMessageId and returns a Promise of its Outcome', () => {
+    expectTypeOf<Agent['outcome']>().parameters.toEqualTypeOf<[id: AgentMessageId]>()
+    expectTypeOf<Agent['outcome']>().returns.toEqualTypeOf<Promise<Outcome>>()
+  })
+
+  it('refuses a misspelled option, a send without options and a target that does not exist', () => {
+    const misuses = (agent: Agent, model: ModelAdapter): void => {
+      // @ts-expect-error: the option is `tools`
+      createAgent({ model, tool: [] })
+      // @ts-expect-error: send needs its options (followup, steer and inject preset them)
+      agent.send('x')
+      // @ts-expect-error: a target is 'next-turn' or 'next-step'
+      agent.send('x', { target: 'now', wakeup: true })
+    }
+    expectTypeOf(misuses).toBeFunction()
+  })
+})
