@@ -10,7 +10,10 @@ import { SessionLockedError, SessionStoreError, storeError } from './storeErrors
  * A lock file names its owner (`<pid> <start> <token>`: the process, when it started, and a
  * random token that names this very lock). It is written completely under a temporary name and
  * then hard-linked to `<path>.lock`; the link fails if the name exists, atomically, so two
- * writers never both create it and nobody ever sees a lock file half written.
+ * writers never both create it and nobody ever sees a lock file half written. Where the file
+ * system has no hard links (vfat, exFAT, many SMB shares refuse them) the lock file is created
+ * with an exclusive open instead, equally atomic; a reader that finds it before its line is
+ * written counts it as held (a lock file that names no owner yet, below).
  *
  * A lock whose owner no longer runs (a crashed writer; a pid now used by another process does
  * not count, the start time tells them apart) is stale and is taken over. Removing it is the
@@ -28,14 +31,15 @@ export const acquireLock = (path: string): WriterLock => {
   const lockPath = `${path}.lock`
   const token = randomBytes(16).toString('hex')
   const temp = `${lockPath}.${token}.tmp`
+  const owner = `${process.pid} ${processStart(process.pid) ?? '-'} ${token}\n`
   try {
-    writeFileSync(temp, `${process.pid} ${processStart(process.pid) ?? '-'} ${token}\n`, { flag: 'wx' })
+    writeFileSync(temp, owner, { flag: 'wx' })
   } catch (error) {
     throw storeError(path, 'create its lock file', error, temp)
   }
   try {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const outcome = take(path, lockPath, lockPath, temp, 0)
+      const outcome = take(path, lockPath, lockPath, { temp, owner }, 0)
       if (outcome === TAKEN) return new WriterLock(path, token)
       if (typeof outcome === 'number') throw new SessionLockedError(path, outcome)
       if (outcome === BUSY) sleep(1) // another process is breaking a stale lock: give it a moment
@@ -63,10 +67,13 @@ const BUSY = 'busy'
 /** The outcome of one try: taken, the live owner's pid (`NaN` if unknown), or try again. */
 type Outcome = typeof TAKEN | typeof AGAIN | typeof BUSY | number
 
+/** This lock's file written under a temporary name, and the line it holds. */
+type Mine = { readonly temp: string; readonly owner: string }
+
 /** Tries to create `name` as a link to `temp`, breaking a stale file in the way (see above). */
-const take = (path: string, lockPath: string, name: string, temp: string, depth: number): Outcome => {
+const take = (path: string, lockPath: string, name: string, mine: Mine, depth: number): Outcome => {
   try {
-    linkSync(temp, name)
+    createAs(name, mine)
     return TAKEN
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
@@ -76,7 +83,7 @@ const take = (path: string, lockPath: string, name: string, temp: string, depth:
   if (seen.live) return name === lockPath ? seen.pid : BUSY
   if (depth >= MAX_DEPTH) return BUSY
   const marker = `${lockPath}.break-${seen.id}`
-  const broke = take(path, lockPath, marker, temp, depth + 1)
+  const broke = take(path, lockPath, marker, mine, depth + 1)
   if (broke !== TAKEN) return broke === AGAIN ? AGAIN : BUSY
   try {
     if (inspect(path, name)?.id === seen.id) unlinkSync(name) // still the very file found stale
@@ -84,6 +91,19 @@ const take = (path: string, lockPath: string, name: string, temp: string, depth:
     unlinkSync(marker)
   }
   return AGAIN
+}
+
+/** The codes of a file system that has no hard links (EPERM: vfat, exFAT; the others: SMB, FUSE). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
+
+/** Creates `name` holding `mine.owner`, failing with EEXIST if it exists. */
+const createAs = (name: string, mine: Mine): void => {
+  try {
+    linkSync(mine.temp, name)
+  } catch (error) {
+    if (!NO_HARD_LINKS.has((error as NodeJS.ErrnoException).code ?? '')) throw error
+    writeFileSync(name, mine.owner, { flag: 'wx' })
+  }
 }
 
 type Seen = { readonly id: string; readonly live: boolean; readonly pid: number }
