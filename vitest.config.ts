@@ -27,8 +27,8 @@ export default defineConfig({
           include: postgres,
           globalSetup: ['test/support/postgresGlobalSetup.ts'],
           // Round trips to a real server (and child processes) on a loaded 2-core machine.
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -39,11 +39,18 @@ afterAll(async () => {
   await db.drop()
 })
 
-// The demo model's tool call takes long enough for the attached process to steer into the turn.
-const demo = { STEERABLE_DEMO_WORD_MS: '10', STEERABLE_DEMO_TOOL_MS: '2500' }
+// The demo model's tool call takes long enough for the attached process to steer into the turn,
+// even on a loaded machine (a steer typed after "· running" has five seconds to land).
+const demo = { STEERABLE_DEMO_WORD_MS: '10', STEERABLE_DEMO_TOOL_MS: '5000' }
 const env = { ...process.env, ...demo, OPENAI_BASE_URL: '', OPENAI_API_KEY: '', DATABASE_URL: '' }
-const start = (args: readonly string[]): Child & { type(text: string): void; end(): void } => {
-  const proc = spawn(process.execPath, [cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env })
+const start = (
+  args: readonly string[],
+  more: Record<string, string> = {},
+): Child & { type(text: string): void; end(): void } => {
+  const proc = spawn(process.execPath, [cli, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...env, ...more },
+  })
   return {
     ...watchChild(proc, running),
     type: (text) => proc.stdin?.write(`${text}\n`),
@@ -106,7 +113,8 @@ it('R55, R56: a second terminal attached to a session steers its running turn an
 }, 120_000)
 
 it('R58: /cancel typed in the attached terminal cancels the running turn and discards what waits', async () => {
-  const driver = start(['--database-url', db.url, '--session', 'halt'])
+  // A tool that runs for ten minutes: the turn ends by the cancel, whatever the machine's load.
+  const driver = start(['--database-url', db.url, '--session', 'halt'], { STEERABLE_DEMO_TOOL_MS: '600000' })
   await expectLine(driver, /^driving halt on PostgreSQL/)
   const attached = start(['attach', 'halt', '--database-url', db.url])
   shown = [driver, attached]

@@ -20,6 +20,7 @@ import {
 import { scriptedModel } from '../../src/testing.js'
 import { bundleChild, type ChildProgram } from '../support/childProcesses.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { until } from '../support/until.js'
 
 let db: TestDatabase
 let program: ChildProgram
@@ -35,13 +36,6 @@ afterAll(async () => {
 })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const until = async (check: () => boolean | Promise<boolean>, what: string) => {
-  for (let i = 0; i < 1000; i++) {
-    if (await check()) return
-    await sleep(20)
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 /** How many connections LISTEN to the session's live channel (their last statement says so). */
 const listeners = async (session: string) => {
   const { rows } = await db.pool.query(

@@ -11,6 +11,7 @@ import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from 
 import { scriptedModel } from '../../src/testing.js'
 import { gate, setup } from '../support/agents.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { until } from '../support/until.js'
 
 let db: TestDatabase
 beforeAll(async () => {
@@ -18,10 +19,6 @@ beforeAll(async () => {
   await migrate(db.pool)
 })
 afterAll(() => db.drop())
-
-const until = async (done: () => boolean): Promise<void> => {
-  for (let tries = 0; !done() && tries < 400; tries++) await new Promise((resolve) => setTimeout(resolve, 25))
-}
 
 it('R54: an owner that lost its lease stops driving, discards nothing, and the next owner runs what waited', async () => {
   const pool = new pg.Pool({ connectionString: db.url, application_name: 'lease-lost', max: 3 })
@@ -35,17 +32,17 @@ it('R54: an owner that lost its lease stops driving, discards nothing, and the n
   const failures: unknown[] = []
   const feed = applyRemoteSends(agent, store, { failed: (error) => failures.push(error) })
   const first = agent.followup('first')
-  await until(() => agent.status === 'running')
+  await until(() => agent.status === 'running', 'the first turn to run')
   const client = connectSessions(db.pool, { pollMs: 100 })
   const remote = client.session('lost')
   const waiting = [await remote.followup('second'), await remote.followup('third')]
-  await until(() => agent.inbox.queue.length === 2)
+  await until(() => agent.inbox.queue.length === 2, 'two queued followups')
   await agent.session.flush()
 
   await db.pool.query(
     `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'lease-lost'`,
   )
-  await until(() => agent.status === 'idle' && failures.length > 0)
+  await until(() => agent.status === 'idle' && failures.length > 0, 'the lost lease to stop the owner')
   expect(store.failure).toBeDefined()
   expect(failures).toEqual([store.failure])
   expect(agent.status).toBe('idle')
@@ -59,7 +56,7 @@ it('R54: an owner that lost its lease stops driving, discards nothing, and the n
   await next.takeLease()
   const resumed = createAgent({ model: scriptedModel(['one', 'two', 'three']), store: next })
   const nextFeed = applyRemoteSends(resumed, next)
-  await until(() => resumed.status === 'running')
+  await until(() => resumed.status === 'running', 'the next owner to run what waited')
   await resumed.whenIdle()
   const outcomes = await Promise.all([first, ...waiting].map((id) => resumed.outcome(id)))
   expect(outcomes.map((o) => o.kind)).toEqual(['delivered', 'delivered', 'delivered'])

@@ -10,6 +10,7 @@ import { createAgent } from '../../src/index.js'
 import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
 import { gate, setup, texts } from '../support/agents.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { until } from '../support/until.js'
 
 let db: TestDatabase
 beforeAll(async () => {
@@ -28,11 +29,9 @@ it('R55, R4: a remote followup wakes the owner, and a remote steer lands in its 
   const feed = applyRemoteSends(agent, store)
 
   const prompt = await remote.followup('hello from elsewhere')
-  for (let tries = 0; agent.status !== 'running' && tries < 400; tries++)
-    await new Promise((resolve) => setTimeout(resolve, 25))
+  await until(() => agent.status === 'running', 'the remote followup to run')
   const steer = await remote.steer('be brief')
-  for (let tries = 0; agent.inbox.outbox.length === 0 && tries < 400; tries++)
-    await new Promise((resolve) => setTimeout(resolve, 25))
+  await until(() => agent.inbox.outbox.length > 0, 'the remote steer to be applied')
   g.release('ok')
   await agent.whenIdle()
   await agent.session.flush()
@@ -88,8 +87,7 @@ it('R55: the sessions one process owns on a pool share one LISTEN connection, an
     )
     return (rows[0] as { n: number }).n
   }
-  for (let tries = 0; (await listening()) === 0 && tries < 200; tries++)
-    await new Promise((resolve) => setTimeout(resolve, 25))
+  await until(async () => (await listening()) > 0, 'the shared LISTEN')
   expect(await listening()).toBe(1)
   // Woken through the shared connection (polling is a minute away).
   const client = connectSessions(db.pool)

@@ -9,6 +9,7 @@ import type { Agent, AgentEvent } from '../../src/index.js'
 import { liveChannel } from '../../src/postgres/channels.js'
 import { connectSessions, migrate, publishEvents, type RemoteAgentEvent } from '../../src/postgres.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { until } from '../support/until.js'
 
 let db: TestDatabase
 beforeAll(async () => {
@@ -18,13 +19,6 @@ beforeAll(async () => {
 afterAll(() => db.drop())
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const until = async (check: () => boolean | Promise<boolean>, what: string) => {
-  for (let i = 0; i < 1000; i++) {
-    if (await check()) return
-    await sleep(20)
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
 const listeners = async (session: string) => {
   const { rows } = await db.pool.query(
     `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = $1`,

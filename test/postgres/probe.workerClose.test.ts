@@ -122,14 +122,8 @@ it('R57: worker.close() while a session it drives is mid-turn on a model that ne
   })
   const client = connectSessions(db.pool, { pollMs: 100 })
   const session = client.session('close-mid-turn')
-  let running = false
-  const watching = session.events$.subscribe((e) => {
-    if (e.type === 'agent/status' && e.status === 'running') running = true
-  })
-  await new Promise((resolve) => setTimeout(resolve, 300))
   const id = await session.followup('long one')
-  await until(() => running, 'the turn to start')
-  watching.unsubscribe()
+  await until(g.called, 'the turn to call the model')
   const closing = worker.close()
   const closed = await settlesWithin(closing, 8_000)
   g.release('late')

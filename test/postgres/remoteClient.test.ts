@@ -12,6 +12,7 @@ import { acceptRemoteSend } from '../../src/postgres/rows/remoteSendRecord.js'
 import { connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { until } from '../support/until.js'
 
 let db: TestDatabase
 beforeAll(async () => {
@@ -159,19 +160,16 @@ it('R56: when its LISTEN connection is ended, transcript$ listens again and read
     store.append([{ seq, type: 'turn/start', data: { turn: seq, trigger: { kind: 'retry' } } }])
     await lastValueFrom(from(store.flush()), { defaultValue: undefined })
   }
-  const until = async (count: number) => {
-    for (let tries = 0; events.length < count && tries < 400; tries++)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+  const received = (count: number) => until(() => events.length >= count, `${count} live events`)
   await write(1)
-  await until(1)
+  await received(1)
   await db.pool.query(
     `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'follower'`,
   )
   await write(2)
-  await until(2)
+  await received(2)
   await write(3)
-  await until(3)
+  await received(3)
   expect(events).toEqual([1, 2, 3])
   subscription.unsubscribe()
   await store.release()

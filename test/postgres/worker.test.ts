@@ -12,6 +12,7 @@ import { connectSessions, createWorker, migrate } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
 import { bundleChild, type ChildProgram } from '../support/childProcesses.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { until } from '../support/until.js'
 
 let db: TestDatabase
 let program: ChildProgram
@@ -75,7 +76,7 @@ describe('R57: createWorker', () => {
     const outcomes = await Promise.all(ids.map((id, i) => (i === 1 ? b : a).outcome(id)))
     expect(outcomes.map((o) => o.kind)).toStrictEqual(['delivered', 'delivered', 'delivered'])
     expect(texts((await committed('alpha')).map((r) => r.event))).toStrictEqual(['user:a1', 'user:a2'])
-    for (let i = 0; i < 100 && worker.sessions.size > 0; i++) await new Promise((r) => setTimeout(r, 20))
+    await until(() => worker.sessions.size === 0, 'the idle sessions to be let go')
     expect(worker.sessions.size).toBe(0)
     await worker.close()
     await client.close()

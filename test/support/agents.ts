@@ -115,10 +115,13 @@ export const gate = (): {
   readonly reply: Observable<ModelEvent>
   readonly release: (text: string) => void
   readonly fail: (error: unknown) => void
+  /** Whether a turn is waiting on this reply (the model was called): an event to wait for. */
+  readonly called: () => boolean
 } => {
   const subject = new Subject<ModelEvent>()
   return {
     reply: subject,
+    called: () => subject.observed,
     release: (text) => {
       subject.next({ type: 'text', text })
       subject.next({ type: 'finish', reason: 'stop' })

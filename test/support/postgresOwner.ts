@@ -13,15 +13,9 @@ import {
 import { extensionsOf } from '../../src/runtime/extensions.js'
 import type { ScriptedReply } from '../../src/testing.js'
 import { gate, setup } from './agents.js'
+import { until } from './until.js'
 
-/** Resolves once `condition` holds (checked every 25 ms, up to 20 s); else fails naming `what`. */
-export const until = async (condition: () => boolean | Promise<boolean>, what: string): Promise<void> => {
-  for (let tries = 0; tries < 800; tries++) {
-    if (await condition()) return
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  throw new Error(`timed out waiting for ${what}`)
-}
+export { until }
 
 /**
  * Takes the lease of `sessionId` and drives it with a scripted model, applying remote requests;
