@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { InboxRecord } from '../../src/contracts/inbox.js'
-import { fileStore, type SessionEvent, SessionLogError, SessionStoreError } from '../../src/index.js'
+import { createAgent, fileStore, type SessionEvent, SessionLogError, SessionStoreError } from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
 import { deliveredIds, replayJournal } from '../../src/session/replayJournal.js'
 import { add, id, message, move, promote, replace, settle, view } from '../support/inboxRecords.js'
 
@@ -147,6 +148,25 @@ describe('R50: compaction on open', () => {
     const reopened = fileStore(path)
     expect(readFileSync(journal, 'utf8')).toBe(lines(kept)) // compact already: not rewritten
     reopened.close?.()
+  })
+
+  it('R50, R42: a journal keeps no line per delivered send: reopened, it holds only the fate the transcript cannot answer', async () => {
+    const sends = 200
+    const agent = createAgent({ model: scriptedModel(Array(sends + 1).fill('ok')), store: fileStore(path) })
+    const ids = Array.from({ length: sends }, (_, i) => agent.followup(`q${i}`))
+    const dropped = agent.followup('never run')
+    agent.remove(dropped)
+    const before = await Promise.all([...ids, dropped].map((i) => agent.outcome(i)))
+    expect(before.slice(0, sends).every((o) => o.kind === 'delivered')).toBe(true)
+    await agent.dispose()
+    const grown = statSync(journal).size
+
+    const reopened = createAgent({ model: scriptedModel([]), store: fileStore(path) })
+    // Only the removed item's settlement is left: its fate is written nowhere else.
+    expect(readFileSync(journal, 'utf8').trim().split('\n')).toHaveLength(1)
+    expect(statSync(journal).size).toBeLessThan(grown / 50)
+    expect(await Promise.all([...ids, dropped].map((i) => reopened.outcome(i)))).toStrictEqual(before)
+    await reopened.dispose()
   })
 
   it('R50: a crash during compaction (a temp file left behind) loses nothing: the journal is read, the leftover removed', () => {
