@@ -43,23 +43,39 @@ const retrying = (retryable: boolean) =>
  */
 const apiCallError = (context: ErrorContext, error: ApiCallError, now: number): ModelRequestError => {
   const { secrets } = context
-  const url = typeof error.url === 'string' ? quote(error.url, secrets, 200) : 'the provider'
+  const read = (key: keyof ApiCallError): unknown => fieldOf(error, key)
+  const href = read('url')
+  const url = typeof href === 'string' ? quote(href, secrets, 200) : 'the provider'
   // Its message already names the cause ('Cannot connect to API: connect ECONNREFUSED …').
   const own = quote(messageOf(error), secrets, 500)
   const cause = redactCause(error, secrets)
-  const status = typeof error.statusCode === 'number' ? error.statusCode : undefined
+  const statusCode = read('statusCode')
+  const status = typeof statusCode === 'number' ? statusCode : undefined
   if (status === undefined)
-    return fail(context, `the request to ${url} failed: ${own}; ${retrying(error.isRetryable !== false)}`, {
+    return fail(context, `the request to ${url} failed: ${own}; ${retrying(read('isRetryable') !== false)}`, {
       cause,
     })
-  const wait = retryAfterMs(headersOf(error.responseHeaders), now)
-  const body = typeof error.responseBody === 'string' ? quote(error.responseBody, secrets, 500) : undefined
+  const wait = retryAfterMs(headersOf(read('responseHeaders')), now)
+  const responseBody = read('responseBody')
+  const body = typeof responseBody === 'string' ? quote(responseBody, secrets, 500) : undefined
   return fail(context, `${url} answered ${status}: ${own}${statusHint(status, wait)}`, {
     status,
     retryAfterMs: wait,
     body,
     cause,
   })
+}
+
+/**
+ * A field of a provider's error, or `undefined` when reading it throws (a getter, a Proxy): the
+ * error is reported with what could be read.
+ */
+const fieldOf = (error: object, key: PropertyKey): unknown => {
+  try {
+    return (error as Record<PropertyKey, unknown>)[key]
+  } catch {
+    return undefined
+  }
 }
 
 const messageOf = (error: Error): string => {
@@ -73,7 +89,13 @@ const messageOf = (error: Error): string => {
 const headersOf = (headers: unknown): Headers => {
   const out = new Headers()
   if (typeof headers !== 'object' || headers === null) return out
-  for (const [name, value] of Object.entries(headers))
+  let entries: [string, unknown][]
+  try {
+    entries = Object.entries(headers)
+  } catch {
+    return out // headers that cannot be read (a Proxy): no retry headers
+  }
+  for (const [name, value] of entries)
     if (typeof value === 'string') {
       try {
         out.set(name, value)
@@ -128,6 +150,19 @@ export const readError = (context: ErrorContext, error: unknown): ModelRequestEr
     `the stream broke while reading the answer: ${quote(describeError(error), context.secrets, 500)}; ` +
       'retrying the request may help',
     { cause: redactCause(error, context.secrets) },
+  )
+
+/**
+ * A value of the provider that threw when it was read (a getter, a Proxy): `what` names it (the
+ * result of `doStream`, a read of its stream, a stream part). Only a broken provider does that, so
+ * a retry will not mend it.
+ */
+export const unreadableError = (context: ErrorContext, what: string, thrown: unknown): ModelRequestError =>
+  fail(
+    context,
+    `${what} cannot be read (reading it threw ${quote(describeError(thrown), context.secrets, 200)}); ` +
+      'the provider package may be broken, or too new or too old for this adapter; retrying will not help',
+    { cause: redactCause(thrown, context.secrets) },
   )
 
 /** A stream that the adapter could not take as an answer: it says why. */
