@@ -1,5 +1,7 @@
 import { concatMap, defer, endWith, filter, scan, takeWhile, throwError } from 'rxjs'
+import { boundWaits } from '../adapterKit/boundWaits.js'
 import { environmentSecrets, secretForms, secretsOf } from '../adapterKit/redact.js'
+import { waitLimitsOf } from '../adapterKit/waitLimits.js'
 import type { ModelAdapter } from '../contracts/model.js'
 import { callOptionsOf } from './callOptions.js'
 import { checkModel } from './checkModel.js'
@@ -17,6 +19,7 @@ import {
   partError,
   readError,
   streamError,
+  timeoutError,
   unreadableError,
 } from './requestErrors.js'
 import { type StreamItem, streamParts } from './streamParts.js'
@@ -41,7 +44,11 @@ import { type StreamItem, streamParts } from './streamParts.js'
  * 4. An abort of the request's signal aborts the provider's call and errors with the signal's
  *    reason; unsubscribing aborts it too.
  * 5. Nothing happens until the returned Observable is subscribed; each subscription is one call.
- * 6. No error quotes the API key: what a provider or server echoes back is redacted
+ * 6. Every wait on the provider is bounded, as in `steerable/openai`: `headersTimeoutMs` until
+ *    `doStream` resolves, `idleTimeoutMs` between two parts of its stream, 120 000 ms each by
+ *    default. When one runs out the call is aborted and fails with a `ModelRequestError` (status
+ *    `undefined`) that names the option: retrying may help.
+ * 7. No error quotes the API key: what a provider or server echoes back is redacted
  *    (`[redacted]`) for the `secrets` option, credential headers in `callOptions.headers` and the
  *    environment variables named like credentials (`ANTHROPIC_API_KEY` …).
  *
@@ -51,13 +58,15 @@ import { type StreamItem, streamParts } from './streamParts.js'
  * ```
  *
  * @throws TypeError when `model` is not a provider's language model of version 3 or 4 (a model id
- *   string, a version 2 model of the ai 5 generation, a model that throws when it is read).
+ *   string, a version 2 model of the ai 5 generation, a model that throws when it is read), or a
+ *   timeout is not a number of milliseconds from 1 to 2147483647.
  */
 export const fromLanguageModel = (
   model: LanguageModel,
   options: FromLanguageModelOptions = {},
 ): ModelAdapter => {
   const name = checkModel(model)
+  const limits = waitLimitsOf('fromLanguageModel', options)
   const headers = Object.fromEntries(
     Object.entries(options.callOptions?.headers ?? {}).filter(
       (e): e is [string, string] => typeof e[1] === 'string',
@@ -81,6 +90,7 @@ export const fromLanguageModel = (
         unreadable: (what, thrown) => unreadableError(context, what, thrown),
       }),
     ).pipe(
+      boundWaits(limits, (wait) => timeoutError(context, limits, wait)),
       filter((item: StreamItem): item is PartsInput & StreamItem => item.type === 'part'),
       endWith<PartsInput>({ type: 'end' }),
       scan<PartsInput, PartsStep>((step, input) => reduceStreamParts(step.state, input), {

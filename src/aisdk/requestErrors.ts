@@ -2,6 +2,7 @@ import { ModelRequestError } from '../adapterKit/ModelRequestError.js'
 import { quote, redactCause } from '../adapterKit/redact.js'
 import { retryAfterMs } from '../adapterKit/retryAfterMs.js'
 import { describeError, statusHint } from '../adapterKit/statusHint.js'
+import { timeoutAdvice, type WaitLimits, type WaitName } from '../adapterKit/waitLimits.js'
 
 /** What every error of one adapter needs: the model as errors name it, and the secrets never to quote. */
 export type ErrorContext = { readonly model: string; readonly secrets: readonly string[] }
@@ -163,6 +164,17 @@ export const unreadableError = (context: ErrorContext, what: string, thrown: unk
     `${what} cannot be read (reading it threw ${quote(describeError(thrown), context.secrets, 200)}); ` +
       'the provider package may be broken, or too new or too old for this adapter; retrying will not help',
     { cause: redactCause(thrown, context.secrets) },
+  )
+
+/** A wait on the provider that ran out (see `boundWaits`): which one, and the option that raises it. */
+export const timeoutError = (context: ErrorContext, limits: WaitLimits, wait: WaitName): ModelRequestError =>
+  fail(
+    context,
+    `${
+      wait === 'headersTimeoutMs'
+        ? `the provider did not start answering within ${limits.headersTimeoutMs} ms (headersTimeoutMs): doStream had not resolved`
+        : `the answer stalled: no stream part arrived for ${limits.idleTimeoutMs} ms (idleTimeoutMs)`
+    }; ${timeoutAdvice(wait, (option) => `fromLanguageModel(model, { ${option} })`)}`,
   )
 
 /** A stream that the adapter could not take as an answer: it says why. */

@@ -1,21 +1,16 @@
 import { concatMap, defer } from 'rxjs'
+import { boundWaits } from '../adapterKit/boundWaits.js'
 import { redact, secretsOf } from '../adapterKit/redact.js'
+import { waitLimitsOf } from '../adapterKit/waitLimits.js'
 import type { ModelAdapter } from '../contracts/model.js'
-import { boundWaits } from './boundWaits.js'
 import { chatEvents } from './chatEvents.js'
 import { chatRequestBody } from './chatRequestBody.js'
 import { checkOptions } from './checkOptions.js'
+import { timeoutError } from './httpError.js'
 import type { OpenAIModelOptions } from './options.js'
 import { postEventStream } from './postEventStream.js'
 
 const defaultBaseURL = 'https://api.openai.com/v1'
-/**
- * Two minutes: longer than a healthy server usually stays silent (a local model reading a long
- * prompt, a reasoning model thinking before it streams), and shorter than the five minutes after
- * which Node's own fetch gives up (undici's `headersTimeout` and `bodyTimeout`), so that the error
- * is this adapter's, which names the option to raise.
- */
-const defaultTimeoutMs = 120_000
 
 /**
  * A model adapter for OpenAI-compatible Chat Completions streaming: OpenAI, DeepSeek, vLLM,
@@ -59,10 +54,7 @@ export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
   }
   const secrets = secretsOf(options.apiKey, headers, url)
   const context = { url: redact(url, secrets), secrets }
-  const limits = {
-    headersTimeoutMs: options.headersTimeoutMs ?? defaultTimeoutMs,
-    idleTimeoutMs: options.idleTimeoutMs ?? defaultTimeoutMs,
-  }
+  const limits = waitLimitsOf('openaiModel', options)
   return (request) =>
     defer(() =>
       postEventStream({
@@ -75,7 +67,7 @@ export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
         signal: request.signal,
       }),
     ).pipe(
-      boundWaits(context.url, limits),
+      boundWaits(limits, (wait) => timeoutError(context, limits, wait)),
       concatMap((part) => (part.type === 'events' ? part.data : [])),
       chatEvents(`call_${request.turn}_${request.step}_`, secrets),
     )
