@@ -1,7 +1,9 @@
 import { ModelRequestError } from '../adapterKit/ModelRequestError.js'
-import { quote, redactCause } from '../adapterKit/redact.js'
+import { quote, redactURL, secretForms } from '../adapterKit/redact.js'
+import { redactCause } from '../adapterKit/redactCause.js'
 import { retryAfterMs } from '../adapterKit/retryAfterMs.js'
 import { describeError, statusHint } from '../adapterKit/statusHint.js'
+import { urlSecrets } from '../adapterKit/urlSecrets.js'
 import { timeoutAdvice, type WaitLimits, type WaitName } from '../adapterKit/waitLimits.js'
 
 /** What every error of one adapter needs: the model as errors name it, and the secrets never to quote. */
@@ -43,10 +45,12 @@ const retrying = (retryable: boolean) =>
  * at the usual fix) or a request that got no answer (`status: undefined`).
  */
 const apiCallError = (context: ErrorContext, error: ApiCallError, now: number): ModelRequestError => {
-  const { secrets } = context
   const read = (key: keyof ApiCallError): unknown => fieldOf(error, key)
   const href = read('url')
-  const url = typeof href === 'string' ? quote(href, secrets, 200) : 'the provider'
+  // A provider may put its key in the URL (`?key=…`): it is a secret of this error too.
+  const secrets =
+    typeof href === 'string' ? secretForms([...context.secrets, ...urlSecrets(href)]) : context.secrets
+  const url = typeof href === 'string' ? quote(redactURL(href), secrets, 200) : 'the provider'
   // Its message already names the cause ('Cannot connect to API: connect ECONNREFUSED …').
   const own = quote(messageOf(error), secrets, 500)
   const cause = redactCause(error, secrets)

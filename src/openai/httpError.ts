@@ -1,5 +1,6 @@
 import { ModelRequestError } from '../adapterKit/ModelRequestError.js'
-import { quote, redactCause } from '../adapterKit/redact.js'
+import { quote } from '../adapterKit/redact.js'
+import { redactCause } from '../adapterKit/redactCause.js'
 import { retryAfterMs } from '../adapterKit/retryAfterMs.js'
 import { describeError, statusHint } from '../adapterKit/statusHint.js'
 import { timeoutAdvice, type WaitLimits, type WaitName } from '../adapterKit/waitLimits.js'

@@ -1,6 +1,6 @@
 import { concatMap, defer } from 'rxjs'
 import { boundWaits } from '../adapterKit/boundWaits.js'
-import { redact, secretsOf } from '../adapterKit/redact.js'
+import { redact, redactURL, secretsOf } from '../adapterKit/redact.js'
 import { waitLimitsOf } from '../adapterKit/waitLimits.js'
 import type { ModelAdapter } from '../contracts/model.js'
 import { chatEvents } from './chatEvents.js'
@@ -11,6 +11,16 @@ import type { OpenAIModelOptions } from './options.js'
 import { postEventStream } from './postEventStream.js'
 
 const defaultBaseURL = 'https://api.openai.com/v1'
+
+/**
+ * `${baseURL}/chat/completions`, with a query string of the baseURL kept after the path: Azure
+ * wants `?api-version=…`, and some gateways take their key there (`?api-key=…`).
+ */
+const endpointOf = (baseURL: string): string => {
+  const at = baseURL.search(/[?#]/)
+  const path = at < 0 ? baseURL : baseURL.slice(0, at)
+  return `${path.replace(/\/+$/, '')}/chat/completions${at < 0 ? '' : baseURL.slice(at)}`
+}
 
 /**
  * A model adapter for OpenAI-compatible Chat Completions streaming: OpenAI, DeepSeek, vLLM,
@@ -30,8 +40,10 @@ const defaultBaseURL = 'https://api.openai.com/v1'
  *    `idleTimeoutMs` between two chunks of the body (a keep-alive comment counts). When one runs
  *    out the request is aborted and fails with a `ModelRequestError` (status `undefined`) that
  *    names the option: retrying may help.
- * 6. No error quotes the API key or a credential header: what a server or a fetch echoes back is
- *    redacted (`[redacted]`) wherever an error carries it (message, `body`, `cause`).
+ * 6. No error quotes the API key, a credential header or a credential in `baseURL` (its userinfo,
+ *    a query parameter named like a credential): what a server or a fetch echoes back is redacted
+ *    (`[redacted]`) wherever an error carries it (message, `body`, `cause`), and the URL an error
+ *    names shows no userinfo and no query value.
  *
  * ```ts
  * const agent = createAgent({
@@ -45,7 +57,7 @@ const defaultBaseURL = 'https://api.openai.com/v1'
  */
 export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
   checkOptions(options)
-  const url = `${(options.baseURL ?? defaultBaseURL).replace(/\/+$/, '')}/chat/completions`
+  const url = endpointOf(options.baseURL ?? defaultBaseURL)
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream',
@@ -53,7 +65,7 @@ export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
     ...options.headers,
   }
   const secrets = secretsOf(options.apiKey, headers, url)
-  const context = { url: redact(url, secrets), secrets }
+  const context = { url: redact(redactURL(url), secrets), secrets }
   const limits = waitLimitsOf('openaiModel', options)
   return (request) =>
     defer(() =>
