@@ -30,7 +30,8 @@ export type FromLanguageModelOptions = {
   /**
    * How long the answer may then stay silent between two parts of the stream, in milliseconds;
    * default 120 000. A provider may read a long prompt or a model reason for a while before the
-   * next part. Only parts count as life: the keep-alive pings of a server are not passed on as parts.
+   * next part. Any part counts as life; a provider passes its server's keep-alive pings on as parts
+   * only when asked (`providerOptions: { anthropic: { includePings: true } }`).
    */
   readonly idleTimeoutMs?: number
 }
