@@ -171,15 +171,21 @@ export const unreadableError = (context: ErrorContext, what: string, thrown: unk
   )
 
 /** A wait on the provider that ran out (see `boundWaits`): which one, and the option that raises it. */
-export const timeoutError = (context: ErrorContext, limits: WaitLimits, wait: WaitName): ModelRequestError =>
-  fail(
+export const timeoutError = (
+  context: ErrorContext,
+  limits: WaitLimits,
+  wait: WaitName,
+): ModelRequestError => {
+  const what =
+    wait === 'headersTimeoutMs'
+      ? `the provider did not start answering within ${limits.headersTimeoutMs} ms (headersTimeoutMs): ` +
+        'doStream had not resolved'
+      : `the answer stalled: no stream part arrived for ${limits.idleTimeoutMs} ms (idleTimeoutMs)`
+  return fail(
     context,
-    `${
-      wait === 'headersTimeoutMs'
-        ? `the provider did not start answering within ${limits.headersTimeoutMs} ms (headersTimeoutMs): doStream had not resolved`
-        : `the answer stalled: no stream part arrived for ${limits.idleTimeoutMs} ms (idleTimeoutMs)`
-    }; ${timeoutAdvice(wait, (option) => `fromLanguageModel(model, { ${option} })`)}`,
+    `${what}; ${timeoutAdvice(wait, (option) => `fromLanguageModel(model, { ${option} })`)}`,
   )
+}
 
 /** A stream that the adapter could not take as an answer: it says why. */
 export const streamError = (context: ErrorContext, text: string): ModelRequestError => fail(context, text)
