@@ -162,6 +162,34 @@ describe('openaiModel: credentials in baseURL never leave in an error, an event 
     },
   )
 
+  it('R24: userinfo in baseURL, through an agent: neither turn/end nor the session file holds it', async () => {
+    const server = await serve(answer('never'))
+    const dir = mkdtempSync(join(tmpdir(), 'steerable-url-secrets-'))
+    try {
+      const path = join(dir, 'session.jsonl')
+      const baseURL = server.baseURL.replace('http://', `http://gateway:${secret}@`)
+      const agent = createAgent({
+        model: openaiModel({ baseURL, model: 'm' }),
+        store: fileStore(path),
+        scheduler: asapScheduler,
+      })
+      const durable: SessionEvent[] = []
+      agent.transcript$.subscribe((e) => durable.push(e))
+      agent.followup('hi')
+      await agent.whenIdle()
+      await agent.dispose()
+      const ends = durable.flatMap((e) => (e.type === 'turn/end' ? [JSON.stringify(e.data)] : []))
+      expect(ends).toHaveLength(1)
+      expect(ends[0]).toContain('http://[redacted]@127.0.0.1:')
+      for (const text of [secret, 'gateway:']) {
+        expect(ends[0]).not.toContain(text)
+        expect(readFileSync(path, 'utf8')).not.toContain(text)
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('a fetch of its own that sends userinfo: an echo of the URL is redacted', async () => {
     const echoing: typeof fetch = (input) =>
       Promise.resolve(
