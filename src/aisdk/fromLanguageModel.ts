@@ -50,7 +50,8 @@ import { type StreamItem, streamParts } from './streamParts.js'
  *    `undefined`) that names the option: retrying may help.
  * 7. No error quotes the API key: what a provider or server echoes back is redacted
  *    (`[redacted]`) for the `secrets` option, credential headers in `callOptions.headers` and the
- *    environment variables named like credentials (`ANTHROPIC_API_KEY` …).
+ *    environment variables named like credentials (`ANTHROPIC_API_KEY` …); an `APICallError`'s
+ *    URL is shown without userinfo and query values, and the credentials in it are redacted.
  *
  * ```ts sketch
  * import { anthropic } from '@ai-sdk/anthropic'
