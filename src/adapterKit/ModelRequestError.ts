@@ -5,7 +5,8 @@ const brand = Symbol.for('steerable.ModelRequestError')
  * A failed model request, from either adapter: `steerable/openai` (a non-2xx answer, a network
  * failure, a connection dropped mid-stream, a `200` that is not an event stream, a stream it cannot
  * read) or `steerable/ai-sdk` (a provider's `APICallError`, an `error` part of its stream, a stream
- * that broke or ended unfinished). The loop treats it as a request failure (R24), so a
+ * that broke or ended unfinished, a provider value that throws when read), or in both a wait that
+ * ran out (`headersTimeoutMs`, `idleTimeoutMs`). The loop treats it as a request failure (R24), so a
  * `requestError` hook can inspect `status` and `retryAfterMs` and call `agent.retry()`. Its message
  * says whether retrying may help. No field quotes the API key or a credential header: what the
  * server echoed is redacted.

@@ -6,6 +6,8 @@
  * first and then cuts the text to a size fit for a message.
  */
 
+import { queryOf, urlSecrets, userinfoPattern } from './urlSecrets.js'
+
 /** What stands in for a secret in a message. */
 export const redactedMark = '[redacted]'
 
@@ -21,8 +23,8 @@ const credentialsOf = (name: string, value: string): string =>
 
 /**
  * The strings that must never be quoted: the API key, the values of credential headers and the
- * password of the URL, as sent and in the escaped forms an echo may use (JSON, URL encoding). Longest
- * first, so that a secret that contains another is blotted out whole.
+ * credentials in the URL (`urlSecrets`), as sent and in the escaped forms an echo may use (JSON,
+ * URL encoding). Longest first, so that a secret that contains another is blotted out whole.
  */
 export const secretsOf = (
   apiKey: string | undefined,
@@ -34,7 +36,7 @@ export const secretsOf = (
     ...Object.entries(headers).flatMap(([name, value]) =>
       credentialName.test(name) ? [credentialsOf(name, value.trim())] : [],
     ),
-    ...urlCredentials(url),
+    ...urlSecrets(url),
   ]
   return secretForms(raw)
 }
@@ -64,19 +66,6 @@ export const environmentSecrets = (env: Readonly<Record<string, string | undefin
       : [],
   )
 
-/** The password of `http://user:password@host/…`, as written and decoded. */
-const urlCredentials = (url: string): string[] => {
-  const decoded = (text: string) => {
-    try {
-      return decodeURIComponent(text)
-    } catch {
-      return text
-    }
-  }
-  const password = URL.canParse(url) ? new URL(url).password : ''
-  return [password, decoded(password)]
-}
-
 /** `text` with every secret replaced by `[redacted]`. */
 export const redact = (text: string, secrets: readonly string[]): string =>
   secrets.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join(redactedMark) : out), text)
@@ -105,42 +94,22 @@ export const quote = (
 }
 
 /**
- * An error from outside code (a fetch's rejection, a provider's error) fit to keep as a `cause`: the
- * same value when no message in its cause chain holds a secret, else a copy of each link with its
- * message redacted (same prototype, so `instanceof` still holds; same `name` and `code`; a new
- * stack). A plain object (a provider's error part) is kept when its JSON holds no secret, else
- * replaced by a copy made from its redacted JSON. A value that cannot be read (a revoked Proxy, a
- * throwing getter) is kept as it is: it cannot hold anything this adapter put there.
+ * `url` as an error may show it: the userinfo and every query value replaced by `[redacted]`
+ * (`https://[redacted]@host/v1?api-version=[redacted]&key=[redacted]`). Every value, not only the
+ * ones named like credentials: what a parameter holds cannot be told by its name alone, and the
+ * names are enough to see which URL was meant.
  */
-export const redactCause = (error: unknown, secrets: readonly string[], depth = 0): unknown => {
-  try {
-    if (typeof error === 'string') return redact(error, secrets)
-    if (depth > 8) return error
-    if (!(error instanceof Error)) return redactData(error, secrets)
-    const cause = redactCause(error.cause, secrets, depth + 1)
-    const message = String(error.message)
-    if (cause === error.cause && redact(message, secrets) === message) return error
-    const copy = new Error(redact(message, secrets), 'cause' in error ? { cause } : undefined)
-    Object.setPrototypeOf(copy, Object.getPrototypeOf(error))
-    copy.name = String(error.name)
-    const code = (error as { code?: unknown }).code
-    if (code !== undefined) Object.assign(copy, { code })
-    return copy
-  } catch {
-    return error
-  }
-}
-
-/** Data that is not an `Error`: the same value, or a copy from its redacted JSON when that differs. */
-const redactData = (value: unknown, secrets: readonly string[]): unknown => {
-  if (typeof value !== 'object' || value === null) return value
-  let json: string | undefined
-  try {
-    json = JSON.stringify(value)
-  } catch {
-    return undefined // a cycle or a BigInt: nothing that can be checked is kept
-  }
-  if (json === undefined) return value
-  const clean = redact(json, secrets)
-  return clean === json ? value : JSON.parse(clean)
+export const redactURL = (url: string): string => {
+  const query = queryOf(url)
+  const withoutUser = url.replace(userinfoPattern, `$1${redactedMark}@`)
+  if (query === '') return withoutUser
+  const clean = query
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=')
+      return equals < 0 || equals === pair.length - 1 ? pair : `${pair.slice(0, equals + 1)}${redactedMark}`
+    })
+    .join('&')
+  const start = withoutUser.indexOf('?')
+  return `${withoutUser.slice(0, start + 1)}${clean}${withoutUser.slice(start + 1 + query.length)}`
 }

@@ -1,11 +1,28 @@
-import { concatMap, defer, endWith, map, scan, takeWhile, throwError } from 'rxjs'
+import { concatMap, defer, endWith, filter, scan, takeWhile, throwError } from 'rxjs'
+import { boundWaits } from '../adapterKit/boundWaits.js'
 import { environmentSecrets, secretForms, secretsOf } from '../adapterKit/redact.js'
+import { waitLimitsOf } from '../adapterKit/waitLimits.js'
 import type { ModelAdapter } from '../contracts/model.js'
 import { callOptionsOf } from './callOptions.js'
+import { checkModel } from './checkModel.js'
 import type { FromLanguageModelOptions, LanguageModel } from './options.js'
-import { initialParts, type PartsInput, type PartsStep, reduceStreamParts } from './reduceStreamParts.js'
-import { callError, type ErrorContext, partError, readError, streamError } from './requestErrors.js'
-import { streamParts } from './streamParts.js'
+import {
+  initialParts,
+  type PartsFailure,
+  type PartsInput,
+  type PartsStep,
+  reduceStreamParts,
+} from './reduceStreamParts.js'
+import {
+  callError,
+  type ErrorContext,
+  partError,
+  readError,
+  streamError,
+  timeoutError,
+  unreadableError,
+} from './requestErrors.js'
+import { type StreamItem, streamParts } from './streamParts.js'
 
 /**
  * A model adapter for a language model of any AI SDK provider package: `@ai-sdk/anthropic`,
@@ -21,14 +38,20 @@ import { streamParts } from './streamParts.js'
  * 3. Every failure is a `ModelRequestError`, the same class as `steerable/openai`'s: a thrown
  *    `APICallError` keeps its `status`, `retryAfterMs` (from `retry-after-ms` or `retry-after`)
  *    and the start of the body; an `error` part, a broken stream, a stream that ends before
- *    `finish`, or a finish for `error`, `interrupted` or `content-filter` have `status: undefined`.
- *    A `requestError` hook may inspect it and call `agent.retry()`.
+ *    `finish`, or a finish for `error`, `interrupted` or `content-filter` have `status: undefined`,
+ *    and so does a provider value that throws when it is read (a getter, a Proxy): its message says
+ *    what could not be read. A `requestError` hook may inspect it and call `agent.retry()`.
  * 4. An abort of the request's signal aborts the provider's call and errors with the signal's
  *    reason; unsubscribing aborts it too.
  * 5. Nothing happens until the returned Observable is subscribed; each subscription is one call.
- * 6. No error quotes the API key: what a provider or server echoes back is redacted
+ * 6. Every wait on the provider is bounded, as in `steerable/openai`: `headersTimeoutMs` until
+ *    `doStream` resolves, `idleTimeoutMs` between two parts of its stream, 120 000 ms each by
+ *    default. When one runs out the call is aborted and fails with a `ModelRequestError` (status
+ *    `undefined`) that names the option: retrying may help.
+ * 7. No error quotes the API key: what a provider or server echoes back is redacted
  *    (`[redacted]`) for the `secrets` option, credential headers in `callOptions.headers` and the
- *    environment variables named like credentials (`ANTHROPIC_API_KEY` …).
+ *    environment variables named like credentials (`ANTHROPIC_API_KEY` …); an `APICallError`'s
+ *    URL is shown without userinfo and query values, and the credentials in it are redacted.
  *
  * ```ts sketch
  * import { anthropic } from '@ai-sdk/anthropic'
@@ -36,13 +59,15 @@ import { streamParts } from './streamParts.js'
  * ```
  *
  * @throws TypeError when `model` is not a provider's language model of version 3 or 4 (a model id
- *   string, a version 2 model of the ai 5 generation).
+ *   string, a version 2 model of the ai 5 generation, a model that throws when it is read), or a
+ *   timeout is not a number of milliseconds from 1 to 2147483647.
  */
 export const fromLanguageModel = (
   model: LanguageModel,
   options: FromLanguageModelOptions = {},
 ): ModelAdapter => {
-  checkModel(model)
+  const name = checkModel(model)
+  const limits = waitLimitsOf('fromLanguageModel', options)
   const headers = Object.fromEntries(
     Object.entries(options.callOptions?.headers ?? {}).filter(
       (e): e is [string, string] => typeof e[1] === 'string',
@@ -54,7 +79,7 @@ export const fromLanguageModel = (
     ...secretsOf(undefined, headers, ''),
     ...environmentSecrets(env),
   ])
-  const context: ErrorContext = { model: `${model.provider} ${model.modelId}`, secrets }
+  const context: ErrorContext = { model: name, secrets }
   return (request) =>
     defer(() =>
       streamParts({
@@ -63,9 +88,11 @@ export const fromLanguageModel = (
         signal: request.signal,
         callError: (error) => callError(context, error, Date.now()),
         readError: (error) => readError(context, error),
+        unreadable: (what, thrown) => unreadableError(context, what, thrown),
       }),
     ).pipe(
-      map((part): PartsInput => ({ type: 'part', part })),
+      boundWaits(limits, (wait) => timeoutError(context, limits, wait)),
+      filter((item: StreamItem): item is PartsInput & StreamItem => item.type === 'part'),
       endWith<PartsInput>({ type: 'end' }),
       scan<PartsInput, PartsStep>((step, input) => reduceStreamParts(step.state, input), {
         state: initialParts,
@@ -74,30 +101,18 @@ export const fromLanguageModel = (
       takeWhile((step) => !step.state.done, true),
       concatMap(({ events, failure }) => {
         if (failure === undefined) return events
-        const error =
-          failure.kind === 'error-part'
-            ? partError(context, failure.error, Date.now())
-            : streamError(context, failure.text)
-        return throwError(() => error)
+        return throwError(() => failureError(context, failure))
       }),
     )
 }
 
-const checkModel = (model: unknown): void => {
-  const m = model as { specificationVersion?: unknown; doStream?: unknown } | null
-  if (typeof model === 'string')
-    throw new TypeError(
-      `fromLanguageModel(): got the model id '${model}'; pass the model of a provider package, ` +
-        `for example anthropic('claude-sonnet-4-5') from '@ai-sdk/anthropic'`,
-    )
-  if (typeof m !== 'object' || m === null || typeof m.doStream !== 'function')
-    throw new TypeError(
-      'fromLanguageModel(): expected a language model of an AI SDK provider package (an object with ' +
-        `doStream), for example anthropic('claude-sonnet-4-5') from '@ai-sdk/anthropic'`,
-    )
-  if (m.specificationVersion !== 'v4' && m.specificationVersion !== 'v3')
-    throw new TypeError(
-      `fromLanguageModel(): this model implements the provider interface ${String(m.specificationVersion)}; ` +
-        'versions v3 (ai 6) and v4 (ai 7) are supported: update the provider package',
-    )
+const failureError = (context: ErrorContext, failure: PartsFailure) => {
+  switch (failure.kind) {
+    case 'error-part':
+      return partError(context, failure.error, Date.now())
+    case 'unreadable':
+      return unreadableError(context, 'a stream part', failure.thrown)
+    case 'stream':
+      return streamError(context, failure.text)
+  }
 }

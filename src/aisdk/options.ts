@@ -21,4 +21,17 @@ export type FromLanguageModelOptions = {
    * from by default, and of credential headers in `callOptions.headers` are redacted anyway.
    */
   readonly secrets?: readonly string[]
+  /**
+   * How long the provider may take to start answering, in milliseconds, until `doStream` resolves
+   * (provider packages resolve it once the response headers arrive); default 120 000, as in
+   * `steerable/openai`.
+   */
+  readonly headersTimeoutMs?: number
+  /**
+   * How long the answer may then stay silent between two parts of the stream, in milliseconds;
+   * default 120 000. A provider may read a long prompt or a model reason for a while before the
+   * next part. Any part counts as life; a provider passes its server's keep-alive pings on as parts
+   * only when asked (`providerOptions: { anthropic: { includePings: true } }`).
+   */
+  readonly idleTimeoutMs?: number
 }

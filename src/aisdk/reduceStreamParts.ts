@@ -11,10 +11,14 @@ export type PartsState = {
 /** One part of the provider's stream (outside data, so `unknown`), or the end of the stream. */
 export type PartsInput = { readonly type: 'part'; readonly part: unknown } | { readonly type: 'end' }
 
-/** Why the stream failed, as data: an `error` part's value, or what was wrong, in words. */
+/**
+ * Why the stream failed, as data: an `error` part's value, what was wrong (in words), or what a
+ * part threw when it was read.
+ */
 export type PartsFailure =
   | { readonly kind: 'error-part'; readonly error: unknown }
   | { readonly kind: 'stream'; readonly text: string }
+  | { readonly kind: 'unreadable'; readonly thrown: unknown }
 
 export type PartsStep = {
   readonly state: PartsState
@@ -34,20 +38,34 @@ export const initialParts: PartsState = { calls: 0, done: false }
  * - `finish` emits our finish with usage and closes the stream (see `finishOf` for the reasons);
  * - an `error` part fails the stream, and so does an end before `finish` (a dropped connection);
  * - the other parts (starts and ends of blocks, tool input deltas, metadata, sources, files) say
- *   nothing the loop needs and are skipped.
+ *   nothing the loop needs and are skipped;
+ * - a part that throws when it is read (a getter, a Proxy) fails the stream with what it threw.
+ *   Each field is read once, so a getter cannot pass a check and then give something else.
  */
 export const reduceStreamParts = (state: PartsState, input: PartsInput): PartsStep => {
   if (state.done) return { state, events: [] }
   if (input.type === 'end') return failed(state, { kind: 'stream', text: dropped })
-  const part = input.part as Record<string, unknown> | null
+  try {
+    return reducePart(state, input.part)
+  } catch (thrown) {
+    return failed(state, { kind: 'unreadable', thrown })
+  }
+}
+
+const reducePart = (state: PartsState, value: unknown): PartsStep => {
+  const part = value as Record<string, unknown> | null
   if (typeof part !== 'object' || part === null)
     return failed(state, { kind: 'stream', text: `a stream part that is not an object: ${String(part)}` })
-  switch (part.type) {
+  const type = part.type
+  switch (type) {
     case 'text-delta':
     case 'reasoning-delta': {
-      const type = part.type === 'text-delta' ? 'text' : 'reasoning'
-      if (typeof part.delta !== 'string') return malformed(state, part.type, 'delta')
-      return { state, events: part.delta === '' ? [] : [{ type, text: part.delta }] }
+      const delta = part.delta
+      if (typeof delta !== 'string') return malformed(state, type, 'delta')
+      return {
+        state,
+        events: delta === '' ? [] : [{ type: type === 'text-delta' ? 'text' : 'reasoning', text: delta }],
+      }
     }
     case 'tool-call':
       return toolCall(state, part)
@@ -66,9 +84,10 @@ const dropped =
 
 const toolCall = (state: PartsState, part: Record<string, unknown>): PartsStep => {
   if (part.providerExecuted === true) return { state, events: [] }
-  for (const key of ['toolCallId', 'toolName', 'input'] as const)
-    if (typeof part[key] !== 'string') return malformed(state, 'tool-call', key)
-  const { toolCallId, toolName, input } = part as Record<'toolCallId' | 'toolName' | 'input', string>
+  const { toolCallId, toolName, input } = part
+  if (typeof toolCallId !== 'string') return malformed(state, 'tool-call', 'toolCallId')
+  if (typeof toolName !== 'string') return malformed(state, 'tool-call', 'toolName')
+  if (typeof input !== 'string') return malformed(state, 'tool-call', 'input')
   // A call without parameters may come with no input at all: that means an empty object.
   const call: ModelEvent = { type: 'tool-call', id: toolCallId, name: toolName, arguments: input || '{}' }
   return { state: { ...state, calls: state.calls + 1 }, events: [call] }

@@ -1,7 +1,10 @@
 import { ModelRequestError } from '../adapterKit/ModelRequestError.js'
-import { quote, redactCause } from '../adapterKit/redact.js'
+import { quote, redactURL, secretForms } from '../adapterKit/redact.js'
+import { redactCause } from '../adapterKit/redactCause.js'
 import { retryAfterMs } from '../adapterKit/retryAfterMs.js'
 import { describeError, statusHint } from '../adapterKit/statusHint.js'
+import { urlSecrets } from '../adapterKit/urlSecrets.js'
+import { timeoutAdvice, type WaitLimits, type WaitName } from '../adapterKit/waitLimits.js'
 
 /** What every error of one adapter needs: the model as errors name it, and the secrets never to quote. */
 export type ErrorContext = { readonly model: string; readonly secrets: readonly string[] }
@@ -42,24 +45,42 @@ const retrying = (retryable: boolean) =>
  * at the usual fix) or a request that got no answer (`status: undefined`).
  */
 const apiCallError = (context: ErrorContext, error: ApiCallError, now: number): ModelRequestError => {
-  const { secrets } = context
-  const url = typeof error.url === 'string' ? quote(error.url, secrets, 200) : 'the provider'
+  const read = (key: keyof ApiCallError): unknown => fieldOf(error, key)
+  const href = read('url')
+  // A provider may put its key in the URL (`?key=…`): it is a secret of this error too.
+  const secrets =
+    typeof href === 'string' ? secretForms([...context.secrets, ...urlSecrets(href)]) : context.secrets
+  const url = typeof href === 'string' ? quote(redactURL(href), secrets, 200) : 'the provider'
   // Its message already names the cause ('Cannot connect to API: connect ECONNREFUSED …').
   const own = quote(messageOf(error), secrets, 500)
   const cause = redactCause(error, secrets)
-  const status = typeof error.statusCode === 'number' ? error.statusCode : undefined
+  const statusCode = read('statusCode')
+  const status = typeof statusCode === 'number' ? statusCode : undefined
   if (status === undefined)
-    return fail(context, `the request to ${url} failed: ${own}; ${retrying(error.isRetryable !== false)}`, {
+    return fail(context, `the request to ${url} failed: ${own}; ${retrying(read('isRetryable') !== false)}`, {
       cause,
     })
-  const wait = retryAfterMs(headersOf(error.responseHeaders), now)
-  const body = typeof error.responseBody === 'string' ? quote(error.responseBody, secrets, 500) : undefined
+  const wait = retryAfterMs(headersOf(read('responseHeaders')), now)
+  const responseBody = read('responseBody')
+  const body = typeof responseBody === 'string' ? quote(responseBody, secrets, 500) : undefined
   return fail(context, `${url} answered ${status}: ${own}${statusHint(status, wait)}`, {
     status,
     retryAfterMs: wait,
     body,
     cause,
   })
+}
+
+/**
+ * A field of a provider's error, or `undefined` when reading it throws (a getter, a Proxy): the
+ * error is reported with what could be read.
+ */
+const fieldOf = (error: object, key: PropertyKey): unknown => {
+  try {
+    return (error as Record<PropertyKey, unknown>)[key]
+  } catch {
+    return undefined
+  }
 }
 
 const messageOf = (error: Error): string => {
@@ -73,7 +94,13 @@ const messageOf = (error: Error): string => {
 const headersOf = (headers: unknown): Headers => {
   const out = new Headers()
   if (typeof headers !== 'object' || headers === null) return out
-  for (const [name, value] of Object.entries(headers))
+  let entries: [string, unknown][]
+  try {
+    entries = Object.entries(headers)
+  } catch {
+    return out // headers that cannot be read (a Proxy): no retry headers
+  }
+  for (const [name, value] of entries)
     if (typeof value === 'string') {
       try {
         out.set(name, value)
@@ -129,6 +156,36 @@ export const readError = (context: ErrorContext, error: unknown): ModelRequestEr
       'retrying the request may help',
     { cause: redactCause(error, context.secrets) },
   )
+
+/**
+ * A value of the provider that threw when it was read (a getter, a Proxy): `what` names it (the
+ * result of `doStream`, a read of its stream, a stream part). Only a broken provider does that, so
+ * a retry will not mend it.
+ */
+export const unreadableError = (context: ErrorContext, what: string, thrown: unknown): ModelRequestError =>
+  fail(
+    context,
+    `${what} cannot be read (reading it threw ${quote(describeError(thrown), context.secrets, 200)}); ` +
+      'the provider package may be broken, or too new or too old for this adapter; retrying will not help',
+    { cause: redactCause(thrown, context.secrets) },
+  )
+
+/** A wait on the provider that ran out (see `boundWaits`): which one, and the option that raises it. */
+export const timeoutError = (
+  context: ErrorContext,
+  limits: WaitLimits,
+  wait: WaitName,
+): ModelRequestError => {
+  const what =
+    wait === 'headersTimeoutMs'
+      ? `the provider did not start answering within ${limits.headersTimeoutMs} ms (headersTimeoutMs): ` +
+        'doStream had not resolved'
+      : `the answer stalled: no stream part arrived for ${limits.idleTimeoutMs} ms (idleTimeoutMs)`
+  return fail(
+    context,
+    `${what}; ${timeoutAdvice(wait, (option) => `fromLanguageModel(model, { ${option} })`)}`,
+  )
+}
 
 /** A stream that the adapter could not take as an answer: it says why. */
 export const streamError = (context: ErrorContext, text: string): ModelRequestError => fail(context, text)

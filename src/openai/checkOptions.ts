@@ -1,7 +1,8 @@
 import type { OpenAIModelOptions } from './options.js'
 
 /**
- * Refuses options that could only fail later, with a `TypeError` that says what to fix. A key or a
+ * Refuses options that could only fail later, with a `TypeError` that says what to fix (the
+ * timeouts are checked by `waitLimitsOf`). A key or a
  * header value is never printed: the messages name the option and the position of the bad
  * character, because the HTTP client's own error for it quotes the whole value, key included.
  */
@@ -13,15 +14,6 @@ export const checkOptions = (options: OpenAIModelOptions): void => {
       throw new TypeError(`openaiModel(): options.apiKey: expected a string, got ${typeof options.apiKey}`)
     checkHeaderValue('options.apiKey', options.apiKey)
   }
-  for (const name of ['headersTimeoutMs', 'idleTimeoutMs'] as const) {
-    const ms = options[name]
-    // Timers take at most 2^31 - 1 ms; a larger delay would fire at once.
-    if (ms !== undefined && !(typeof ms === 'number' && ms >= 1 && ms <= maxDelay))
-      throw new TypeError(
-        `openaiModel(): options.${name}: expected milliseconds from 1 to ${maxDelay} (about 24 days), ` +
-          `got ${String(ms)}`,
-      )
-  }
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     const where = `options.headers['${name}']`
     if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
@@ -30,8 +22,6 @@ export const checkOptions = (options: OpenAIModelOptions): void => {
     checkHeaderValue(where, value)
   }
 }
-
-const maxDelay = 2 ** 31 - 1
 
 const checkHeaderValue = (where: string, value: string): void => {
   const lineBreak = value.search(/[\r\n]/)

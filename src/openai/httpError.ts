@@ -1,7 +1,9 @@
 import { ModelRequestError } from '../adapterKit/ModelRequestError.js'
-import { quote, redactCause } from '../adapterKit/redact.js'
+import { quote } from '../adapterKit/redact.js'
+import { redactCause } from '../adapterKit/redactCause.js'
 import { retryAfterMs } from '../adapterKit/retryAfterMs.js'
 import { describeError, statusHint } from '../adapterKit/statusHint.js'
+import { timeoutAdvice, type WaitLimits, type WaitName } from '../adapterKit/waitLimits.js'
 import type { BodyStart } from './readBodyStart.js'
 
 /** What every error of one adapter needs: the URL as shown, and the secrets never to quote. */
@@ -44,6 +46,20 @@ export const networkError = (
   return new ModelRequestError(`openaiModel: ${what}: ${quote(describeError(error), secrets, 500)}; ${fix}`, {
     cause: redactCause(error, secrets),
   })
+}
+
+/** A wait on the server that ran out (see `boundWaits`): which one, and the option that raises it. */
+export const timeoutError = (
+  { url }: ErrorContext,
+  limits: WaitLimits,
+  wait: WaitName,
+): ModelRequestError => {
+  const what =
+    wait === 'headersTimeoutMs'
+      ? `POST ${url} got no response headers within ${limits.headersTimeoutMs} ms`
+      : `the answer to POST ${url} stalled: nothing arrived for ${limits.idleTimeoutMs} ms`
+  const advice = timeoutAdvice(wait, (option) => `openaiModel({ ${option} })`)
+  return new ModelRequestError(`openaiModel: ${what} (${wait}); ${advice}`)
 }
 
 /**

@@ -1,21 +1,26 @@
 import { concatMap, defer } from 'rxjs'
-import { redact, secretsOf } from '../adapterKit/redact.js'
+import { boundWaits } from '../adapterKit/boundWaits.js'
+import { redact, redactURL, secretsOf } from '../adapterKit/redact.js'
+import { waitLimitsOf } from '../adapterKit/waitLimits.js'
 import type { ModelAdapter } from '../contracts/model.js'
-import { boundWaits } from './boundWaits.js'
 import { chatEvents } from './chatEvents.js'
 import { chatRequestBody } from './chatRequestBody.js'
 import { checkOptions } from './checkOptions.js'
+import { timeoutError } from './httpError.js'
 import type { OpenAIModelOptions } from './options.js'
 import { postEventStream } from './postEventStream.js'
 
 const defaultBaseURL = 'https://api.openai.com/v1'
+
 /**
- * Two minutes: longer than a healthy server usually stays silent (a local model reading a long
- * prompt, a reasoning model thinking before it streams), and shorter than the five minutes after
- * which Node's own fetch gives up (undici's `headersTimeout` and `bodyTimeout`), so that the error
- * is this adapter's, which names the option to raise.
+ * `${baseURL}/chat/completions`, with a query string of the baseURL kept after the path: Azure
+ * wants `?api-version=…`, and some gateways take their key there (`?api-key=…`).
  */
-const defaultTimeoutMs = 120_000
+const endpointOf = (baseURL: string): string => {
+  const at = baseURL.search(/[?#]/)
+  const path = at < 0 ? baseURL : baseURL.slice(0, at)
+  return `${path.replace(/\/+$/, '')}/chat/completions${at < 0 ? '' : baseURL.slice(at)}`
+}
 
 /**
  * A model adapter for OpenAI-compatible Chat Completions streaming: OpenAI, DeepSeek, vLLM,
@@ -35,8 +40,10 @@ const defaultTimeoutMs = 120_000
  *    `idleTimeoutMs` between two chunks of the body (a keep-alive comment counts). When one runs
  *    out the request is aborted and fails with a `ModelRequestError` (status `undefined`) that
  *    names the option: retrying may help.
- * 6. No error quotes the API key or a credential header: what a server or a fetch echoes back is
- *    redacted (`[redacted]`) wherever an error carries it (message, `body`, `cause`).
+ * 6. No error quotes the API key, a credential header or a credential in `baseURL` (its userinfo,
+ *    a query parameter named like a credential): what a server or a fetch echoes back is redacted
+ *    (`[redacted]`) wherever an error carries it (message, `body`, `cause`), and the URL an error
+ *    names shows no userinfo and no query value.
  *
  * ```ts
  * const agent = createAgent({
@@ -50,7 +57,7 @@ const defaultTimeoutMs = 120_000
  */
 export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
   checkOptions(options)
-  const url = `${(options.baseURL ?? defaultBaseURL).replace(/\/+$/, '')}/chat/completions`
+  const url = endpointOf(options.baseURL ?? defaultBaseURL)
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream',
@@ -58,11 +65,8 @@ export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
     ...options.headers,
   }
   const secrets = secretsOf(options.apiKey, headers, url)
-  const context = { url: redact(url, secrets), secrets }
-  const limits = {
-    headersTimeoutMs: options.headersTimeoutMs ?? defaultTimeoutMs,
-    idleTimeoutMs: options.idleTimeoutMs ?? defaultTimeoutMs,
-  }
+  const context = { url: redact(redactURL(url), secrets), secrets }
+  const limits = waitLimitsOf('openaiModel', options)
   return (request) =>
     defer(() =>
       postEventStream({
@@ -75,7 +79,7 @@ export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
         signal: request.signal,
       }),
     ).pipe(
-      boundWaits(context.url, limits),
+      boundWaits(limits, (wait) => timeoutError(context, limits, wait)),
       concatMap((part) => (part.type === 'events' ? part.data : [])),
       chatEvents(`call_${request.turn}_${request.step}_`, secrets),
     )

@@ -1,5 +1,12 @@
 export type OpenAIModelOptions = {
-  /** Default `https://api.openai.com/v1`; for example `http://localhost:11434/v1` for Ollama. */
+  /**
+   * Default `https://api.openai.com/v1`; for example `http://localhost:11434/v1` for Ollama.
+   * Requests go to `${baseURL}/chat/completions`, with a query string of the baseURL kept after
+   * the path (`?api-version=…`). A key in it is redacted from errors like `apiKey`: the userinfo
+   * (`https://user:pass@host`) and the values of query parameters named like a credential
+   * (`api-key`, `key`, `token`, `sig`, `code` …); an error shows the URL without its userinfo and
+   * without any query value.
+   */
   readonly baseURL?: string
   /**
    * Sent as `Authorization: Bearer …`; local servers usually need none. `undefined` (an unset

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { environmentSecrets, quote, redact, redactCause, secretsOf } from '../../src/adapterKit/redact.js'
+import { environmentSecrets, quote, redact, secretsOf } from '../../src/adapterKit/redact.js'
+import { redactCause } from '../../src/adapterKit/redactCause.js'
 
 describe('secretsOf', () => {
-  it('takes the key, the credentials of credential headers and the URL password; longest first', () => {
+  it('takes the key, the credentials of credential headers and the URL userinfo; longest first', () => {
     const secrets = secretsOf(
       'sk-1',
       { authorization: 'Bearer tok-22', 'x-api-key': 'k"33', 'x-trace': 'trace-id' },
@@ -10,7 +11,11 @@ describe('secretsOf', () => {
     )
     // As sent, JSON-escaped and URL-encoded; `x-trace` is no credential.
     expect(new Set(secrets)).toEqual(
-      new Set(['sk-1', 'tok-22', 'k"33', 'k\\"33', 'k%2233', 'p%40ss', 'p@ss', 'p%2540ss']),
+      new Set([
+        ...['sk-1', 'tok-22', 'k"33', 'k\\"33', 'k%2233'],
+        ...['u:p%40ss', 'u:p@ss', 'u%3Ap%2540ss', 'u%3Ap%40ss'],
+        ...['p%40ss', 'p@ss', 'p%2540ss'],
+      ]),
     )
     expect(secrets.map((s) => s.length)).toEqual(secrets.map((s) => s.length).sort((a, b) => b - a))
   })

@@ -140,4 +140,23 @@ describe('fromLanguageModel: failures are ModelRequestErrors', () => {
       delete process.env.STEERABLE_TEST_API_KEY
     }
   })
+
+  it('an APICallError whose url holds a key (userinfo, ?key=): the url is shown without it, and an echo of it is redacted', async () => {
+    const key = 'url-key-0123456789abcdef'
+    const url = `https://me:${key}@api.example.com/v1/models/m:stream?alt=sse&key=${key}`
+    const thrown = new APICallError({
+      message: `Forbidden: ${url}`,
+      url,
+      requestBodyValues: {},
+      statusCode: 403,
+      responseBody: JSON.stringify({ error: { message: `key ${key} is not valid` } }),
+    })
+    const { error } = await failure(throwing(thrown))
+    expect(`${error.message} ${error.body} ${String((error.cause as Error).message)}`).not.toContain(key)
+    expect(error.message).toBe(
+      'fromLanguageModel(mock-provider mock-model-id): https://[redacted]@api.example.com/v1/models/m:stream' +
+        '?alt=[redacted]&key=[redacted] answered 403: Forbidden: https://[redacted]@api.example.com/v1/models/m:stream' +
+        '?[redacted] (check the API key and headers)',
+    )
+  })
 })

@@ -53,4 +53,18 @@ describe('reduceStreamParts', () => {
     })
     expect(reduceStreamParts(initialParts, { type: 'end' }).failure).toMatchObject({ kind: 'stream' })
   })
+
+  it('a part that throws when read fails the stream with what it threw, as data', () => {
+    const thrown = Symbol('getter')
+    const hostile = Object.defineProperty({}, 'type', {
+      get() {
+        throw thrown
+      },
+    })
+    expect(reduceStreamParts(initialParts, part(hostile))).toEqual({
+      state: { ...initialParts, done: true },
+      events: [],
+      failure: { kind: 'unreadable', thrown },
+    })
+  })
 })

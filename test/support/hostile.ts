@@ -34,3 +34,43 @@ export const hostileValues = (): Readonly<Record<string, unknown>> => ({
 })
 
 export const hostileNames = (): readonly string[] => Object.keys(hostileValues())
+
+/** What a provider's getter may throw: an Error, anything that is not one, a value that cannot be read. */
+export const thrownValues = (): Readonly<Record<string, unknown>> => ({
+  'an Error': new Error('the getter threw'),
+  'a symbol': Symbol('thrown'),
+  'a revoked Proxy': revokedProxy(),
+  undefined: undefined,
+})
+
+/** `target` with a getter for `key` that throws `thrown` each time it is read. */
+export const throwingField = <T extends object>(target: T, key: PropertyKey, thrown: unknown): T =>
+  Object.defineProperty(target, key, {
+    get() {
+      throw thrown
+    },
+    enumerable: true,
+  })
+
+/** A Proxy whose every trap (a read, `in`, its keys, its prototype) throws `thrown`. */
+export const throwingProxy = (thrown: unknown): object =>
+  new Proxy(
+    {},
+    {
+      get: () => {
+        throw thrown
+      },
+      has: () => {
+        throw thrown
+      },
+      ownKeys: () => {
+        throw thrown
+      },
+      getPrototypeOf: () => {
+        throw thrown
+      },
+      getOwnPropertyDescriptor: () => {
+        throw thrown
+      },
+    },
+  )

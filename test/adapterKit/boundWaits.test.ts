@@ -1,15 +1,13 @@
 import { TestScheduler } from 'rxjs/testing'
 import { describe, expect, it } from 'vitest'
-import { boundWaits } from '../../src/openai/boundWaits.js'
+import { boundWaits } from '../../src/adapterKit/boundWaits.js'
+import type { WaitName } from '../../src/adapterKit/waitLimits.js'
 
 const scheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected))
 const limits = { headersTimeoutMs: 5, idleTimeoutMs: 4 }
-const timedOut = (option: string) =>
-  expect.objectContaining({
-    name: 'ModelRequestError',
-    status: undefined,
-    message: expect.stringContaining(option),
-  })
+/** The adapter's error for a wait that ran out: here, one that names the wait. */
+const timeoutError = (wait: WaitName) => ({ expired: wait })
+const timedOut = (wait: WaitName) => ({ expired: wait })
 
 describe('boundWaits (virtual time)', () => {
   it('parts that keep coming pass through; completion unsubscribes', () => {
@@ -17,7 +15,7 @@ describe('boundWaits (virtual time)', () => {
     s.run(({ cold, expectObservable, expectSubscriptions }) => {
       // prettier-ignore
       const parts$ = cold('----h---e---e---|')
-      expectObservable(parts$.pipe(boundWaits('u', limits, s))).toBe('----h---e---e---|')
+      expectObservable(parts$.pipe(boundWaits(limits, timeoutError, s))).toBe('----h---e---e---|')
       expectSubscriptions(parts$.subscriptions).toBe('^---------------!')
     })
   })
@@ -26,7 +24,7 @@ describe('boundWaits (virtual time)', () => {
     const s = scheduler()
     s.run(({ cold, expectObservable, expectSubscriptions }) => {
       const parts$ = cold('-------h|')
-      expectObservable(parts$.pipe(boundWaits('u', limits, s))).toBe(
+      expectObservable(parts$.pipe(boundWaits(limits, timeoutError, s))).toBe(
         '-----#',
         undefined,
         timedOut('headersTimeoutMs'),
@@ -41,7 +39,7 @@ describe('boundWaits (virtual time)', () => {
       // prettier-ignore
       const parts$ = cold('---h--e--e--------')
       const expected = '   ---h--e--e---#'
-      expectObservable(parts$.pipe(boundWaits('u', limits, s))).toBe(
+      expectObservable(parts$.pipe(boundWaits(limits, timeoutError, s))).toBe(
         expected,
         undefined,
         timedOut('idleTimeoutMs'),
@@ -53,7 +51,7 @@ describe('boundWaits (virtual time)', () => {
   it('a source error passes through as it is (an abort reason stays the reason)', () => {
     const s = scheduler()
     s.run(({ cold, expectObservable }) => {
-      expectObservable(cold('--h-#', undefined, 'cancelled').pipe(boundWaits('u', limits, s))).toBe(
+      expectObservable(cold('--h-#', undefined, 'cancelled').pipe(boundWaits(limits, timeoutError, s))).toBe(
         '--h-#',
         undefined,
         'cancelled',
