@@ -9,9 +9,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { InboxRecord } from '../../src/contracts/inbox.js'
-import { createAgent, fileStore, type SessionEvent, SessionLogError, SessionStoreError } from '../../src/index.js'
-import { scriptedModel } from '../../src/testing.js'
+import {
+  createAgent,
+  fileStore,
+  type SessionEvent,
+  SessionLogError,
+  SessionStoreError,
+} from '../../src/index.js'
 import { deliveredIds, replayJournal } from '../../src/session/replayJournal.js'
+import { scriptedModel } from '../../src/testing.js'
 import { add, id, message, move, promote, replace, settle, view } from '../support/inboxRecords.js'
 
 let dir: string
