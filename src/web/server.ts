@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Agent } from '../contracts/agent.js'
@@ -7,6 +6,7 @@ import { record } from '../timeline/record.js'
 import { runCommand } from './api.js'
 import { loadAppScript } from './appScript.js'
 import { servePage } from './page.js'
+import { sameSecret } from './sameSecret.js'
 import { streamTo } from './sse.js'
 
 export type ServeOptions = {
@@ -31,8 +31,20 @@ export const checkServeOptions = (options: ServeOptions): void => {
     )
 }
 
-const same = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+/**
+ * The path and query of a request target that is a path on this server; `undefined` for one the
+ * URL parser refuses (`//`) or that names another origin (`//evil.example/`).
+ */
+const targetOf = (target: string | undefined): URL | undefined => {
+  if (target === undefined || !target.startsWith('/')) return undefined
+  try {
+    const url = new URL(target, BASE)
+    return url.origin === BASE ? url : undefined
+  } catch {
+    return undefined
+  }
+}
+const BASE = 'http://localhost'
 
 /**
  * Serves a page to chat with `agent` and watch its timeline: `GET /` the page, `GET /events` the
@@ -45,14 +57,24 @@ export const serveAgent = async (agent: Agent, options: ServeOptions = {}): Prom
   const page = servePage(await loadAppScript())
   const recording = record(agent)
   const streams = new Set<() => void>()
-  const server = createServer((req, res) => handle(req, res))
+  // A request this code cannot answer is a bug, not a reason for the whole page to go down.
+  const server = createServer((req, res) => {
+    try {
+      handle(req, res)
+    } catch (error) {
+      if (res.headersSent) res.destroy()
+      else reply(res, 500, { error: errorText(error) })
+    }
+  })
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://localhost')
+    const url = targetOf(req.url)
+    if (url === undefined)
+      return reply(res, 400, { error: 'the request target is not a path on this server' })
     const hostName = (req.headers.host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '')
     if (options.token === undefined && !LOOPBACK.has(hostName))
       return reply(res, 403, { error: 'loopback only' })
     const given = url.searchParams.get('token') ?? req.headers.authorization?.replace(/^Bearer /, '') ?? ''
-    if (options.token !== undefined && !same(given, options.token))
+    if (options.token !== undefined && !sameSecret(given, options.token))
       return reply(res, 401, { error: 'a token is required' })
     if (req.method === 'GET' && url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
