@@ -24,6 +24,10 @@ export type RawRequestOptions = {
 export type OpenRequest = {
   write(chunk: string | Buffer): void
   end(chunk?: string | Buffer): void
+  /** Ends the request and its connection, whatever is left. */
+  abort(): void
+  /** The status and headers, as soon as they come (an event stream's never ends). */
+  readonly head: Promise<Omit<RawReply, 'body'>>
   readonly reply: Promise<RawReply>
 }
 
@@ -32,6 +36,10 @@ export const openRequest = (url: string, options: RawRequestOptions = {}): OpenR
   let settle!: { resolve: (reply: RawReply) => void; reject: (error: unknown) => void }
   const reply = new Promise<RawReply>((resolve, reject) => {
     settle = { resolve, reject }
+  })
+  let headed!: (head: Omit<RawReply, 'body'>) => void
+  const head = new Promise<Omit<RawReply, 'body'>>((resolve) => {
+    headed = resolve
   })
   const req = request(
     {
@@ -46,13 +54,17 @@ export const openRequest = (url: string, options: RawRequestOptions = {}): OpenR
       },
     },
     (res) => {
+      headed({ status: res.statusCode ?? 0, headers: res.headers })
       let body = ''
       res.on('data', (c: Buffer) => {
         body += c.toString()
       })
       res.on('end', () => settle.resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      res.on('error', (error) => settle.reject(error))
     },
   )
+  // Sent now, not with the first piece of the body: a test may never send one.
+  req.flushHeaders()
   // Once the reply has come, a write the server no longer reads may fail: that is not the test's.
   req.on('error', (error) => settle.reject(error))
   return {
@@ -62,6 +74,12 @@ export const openRequest = (url: string, options: RawRequestOptions = {}): OpenR
     end: (chunk) => {
       req.end(chunk)
     },
+    abort: () => {
+      // Whatever the reply was going to be, the test no longer waits for it.
+      reply.catch(() => undefined)
+      req.destroy()
+    },
+    head,
     reply,
   }
 }
