@@ -15,7 +15,7 @@ import {
 import { reply, setGuardHeaders } from './reply.js'
 import { requestTarget } from './requestTarget.js'
 import { sameSecret } from './sameSecret.js'
-import { streamTo } from './sse.js'
+import { MAX_UNSENT_EVENT_BYTES, streamTo } from './sse.js'
 
 /** What `serve` bounds; the defaults are documented in docs/timeline.md. */
 export type ServeLimits = {
@@ -23,6 +23,8 @@ export type ServeLimits = {
   readonly maxBodyBytes: number
   /** How long a command body may take to arrive (408 after it); default 30 s. */
   readonly bodyTimeoutMs: number
+  /** Bytes an event stream may hold unsent beyond its first snapshot before it is dropped; default 8 MiB. */
+  readonly maxUnsentBytes: number
 }
 
 export type ServeOptions = {
@@ -54,13 +56,14 @@ export const checkServeOptions = (options: ServeOptions): void => {
  * server-sent events, `POST /api/<command>` the agent's methods. Without a token only loopback
  * Host headers are answered (a page on another site cannot reach it through DNS rebinding), and
  * commands must be JSON (a cross-site form cannot post one without a preflight we never allow).
- * No response may be framed; command bodies are bounded.
+ * No response may be framed; command bodies and what waits for a slow page are bounded.
  */
 export const serveAgent = async (agent: Agent, options: ServeOptions = {}): Promise<Served> => {
   checkServeOptions(options)
   const limits: ServeLimits = {
     maxBodyBytes: MAX_COMMAND_BODY_BYTES,
     bodyTimeoutMs: COMMAND_BODY_TIMEOUT_MS,
+    maxUnsentBytes: MAX_UNSENT_EVENT_BYTES,
     ...options.limits,
   }
   const page = servePage(await loadAppScript())
@@ -82,7 +85,7 @@ export const serveAgent = async (agent: Agent, options: ServeOptions = {}): Prom
       return res.end(page)
     }
     if (req.method === 'GET' && url.pathname === '/events') {
-      const stop = streamTo(res, agent, recording)
+      const stop = streamTo(res, agent, recording, limits.maxUnsentBytes)
       streams.add(stop)
       return req.on('close', () => {
         stop()
