@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { closeSync, existsSync, openSync } from 'node:fs'
 import type { SessionEvent } from '../contracts/events.js'
 import type { InboxRecord } from '../contracts/inbox.js'
+import { eachLine } from '../session/eachLine.js'
 import { inboxRecordSchema } from '../session/inboxRecordSchema.js'
+import { parseLine } from '../session/readLog.js'
 import { sessionEventSchema } from '../session/sessionEventSchema.js'
 import { recordFromSession } from './fromSession.js'
 import type { TimelineRecord } from './types.js'
@@ -25,23 +27,36 @@ export const readSessionFile = (path: string): SessionFileRecord => {
   return { record: recordFromSession(events, { journal }), warnings }
 }
 
-type Check = (value: unknown) => { success: boolean; data?: unknown; error?: { message: string } }
+type Check = (value: unknown) => { success: boolean }
 
+const blank = (text: Buffer | string): boolean =>
+  typeof text === 'string' ? text.trim() === '' : text.every((b) => b === 0x20 || b === 0x09 || b === 0x0d)
+
+/**
+ * The values of the JSON Lines `file` that pass `check`, read line by line as the store reads its
+ * log (`eachLine`), so a log the store can reopen is never one string here either. Unlike the
+ * store, every bad line, not only a torn last one, is left out and named in `warnings`.
+ */
 const readLines = (file: string, warnings: string[], check: Check): unknown[] => {
   const values: unknown[] = []
-  const lines = readFileSync(file, 'utf8').split('\n')
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch {
-      warnings.push(`${file}:${index + 1}: left out a line that is not JSON`)
-      return
-    }
-    const checked = check(value)
-    if (checked.success) values.push(value)
-    else warnings.push(`${file}:${index + 1}: left out an invalid line`)
-  })
+  let line = 0
+  const take = (text: Buffer | string) => {
+    line++
+    if (blank(text)) return
+    const parsed = parseLine(text, values.length, (value) =>
+      check(value).success ? { value } : { problem: 'invalid' },
+    )
+    if (parsed.ok) values.push(parsed.value)
+    else if (parsed.torn)
+      warnings.push(`${file}:${line}: left out a line that is not JSON (${parsed.problem})`)
+    else warnings.push(`${file}:${line}: left out an invalid line`)
+  }
+  const fd = openSync(file, 'r')
+  try {
+    const { tail } = eachLine(fd, take, (error) => error as Error)
+    if (tail !== undefined) take(tail)
+  } finally {
+    closeSync(fd)
+  }
   return values
 }

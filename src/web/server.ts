@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Agent } from '../contracts/agent.js'
@@ -7,7 +6,26 @@ import { record } from '../timeline/record.js'
 import { runCommand } from './api.js'
 import { loadAppScript } from './appScript.js'
 import { servePage } from './page.js'
-import { streamTo } from './sse.js'
+import {
+  COMMAND_BODY_TIMEOUT_MS,
+  type CommandBodyError,
+  MAX_COMMAND_BODY_BYTES,
+  readCommandBody,
+} from './readCommandBody.js'
+import { reply, setGuardHeaders } from './reply.js'
+import { requestTarget } from './requestTarget.js'
+import { sameSecret } from './sameSecret.js'
+import { MAX_UNSENT_EVENT_BYTES, streamTo } from './sse.js'
+
+/** What `serve` bounds; the defaults are documented in docs/timeline.md. */
+export type ServeLimits = {
+  /** The largest command body, in bytes (413 past it); default 1 MiB. */
+  readonly maxBodyBytes: number
+  /** How long a command body may take to arrive (408 after it); default 30 s. */
+  readonly bodyTimeoutMs: number
+  /** Bytes an event stream may hold unsent beyond its first snapshot before it is dropped; default 8 MiB. */
+  readonly maxUnsentBytes: number
+}
 
 export type ServeOptions = {
   /** Default `127.0.0.1`; any other host needs a `token`. */
@@ -16,6 +34,8 @@ export type ServeOptions = {
   readonly port?: number
   /** Required on every request (`?token=` or `Authorization: Bearer`) when set. */
   readonly token?: string
+  /** For tests, smaller bounds than the defaults. */
+  readonly limits?: Partial<ServeLimits>
 }
 
 export type Served = { readonly url: string; close(): Promise<void> }
@@ -31,35 +51,41 @@ export const checkServeOptions = (options: ServeOptions): void => {
     )
 }
 
-const same = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
-
 /**
  * Serves a page to chat with `agent` and watch its timeline: `GET /` the page, `GET /events` the
  * server-sent events, `POST /api/<command>` the agent's methods. Without a token only loopback
  * Host headers are answered (a page on another site cannot reach it through DNS rebinding), and
  * commands must be JSON (a cross-site form cannot post one without a preflight we never allow).
+ * No response may be framed; command bodies and what waits for a slow page are bounded.
  */
 export const serveAgent = async (agent: Agent, options: ServeOptions = {}): Promise<Served> => {
   checkServeOptions(options)
+  const limits: ServeLimits = {
+    maxBodyBytes: MAX_COMMAND_BODY_BYTES,
+    bodyTimeoutMs: COMMAND_BODY_TIMEOUT_MS,
+    maxUnsentBytes: MAX_UNSENT_EVENT_BYTES,
+    ...options.limits,
+  }
   const page = servePage(await loadAppScript())
   const recording = record(agent)
   const streams = new Set<() => void>()
-  const server = createServer((req, res) => handle(req, res))
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://localhost')
+    setGuardHeaders(res)
+    const url = requestTarget(req.url)
+    if (url === undefined)
+      return reply(res, 400, { error: 'the request target is not a path on this server' })
     const hostName = (req.headers.host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '')
     if (options.token === undefined && !LOOPBACK.has(hostName))
       return reply(res, 403, { error: 'loopback only' })
     const given = url.searchParams.get('token') ?? req.headers.authorization?.replace(/^Bearer /, '') ?? ''
-    if (options.token !== undefined && !same(given, options.token))
+    if (options.token !== undefined && !sameSecret(given, options.token))
       return reply(res, 401, { error: 'a token is required' })
     if (req.method === 'GET' && url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
       return res.end(page)
     }
     if (req.method === 'GET' && url.pathname === '/events') {
-      const stop = streamTo(res, agent, recording)
+      const stop = streamTo(res, agent, recording, limits.maxUnsentBytes)
       streams.add(stop)
       return req.on('close', () => {
         stop()
@@ -72,17 +98,27 @@ export const serveAgent = async (agent: Agent, options: ServeOptions = {}): Prom
   }
   const command = (req: IncomingMessage, res: ServerResponse, name: string) => {
     if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
-      return reply(res, 415, { error: 'commands are JSON (content-type: application/json)' })
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      try {
-        reply(res, 200, runCommand(agent, name, JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')))
-      } catch (error) {
-        reply(res, 400, { error: errorText(error) })
-      }
-    })
+      return reply(res, 415, { error: 'commands are JSON (content-type: application/json)' }, true)
+    readCommandBody(req, { maxBytes: limits.maxBodyBytes, timeoutMs: limits.bodyTimeoutMs }).then(
+      (body) => {
+        try {
+          reply(res, 200, runCommand(agent, name, body))
+        } catch (error) {
+          reply(res, 400, { error: errorText(error) })
+        }
+      },
+      (error: CommandBodyError) => reply(res, error.status, { error: error.message }, error.status !== 400),
+    )
   }
+  // A request this code cannot answer is a bug, not a reason for the whole page to go down.
+  const server = createServer((req, res) => {
+    try {
+      handle(req, res)
+    } catch (error) {
+      if (res.headersSent) res.destroy()
+      else reply(res, 500, { error: errorText(error) })
+    }
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve)
@@ -99,9 +135,4 @@ export const serveAgent = async (agent: Agent, options: ServeOptions = {}): Prom
         server.close(() => resolve())
       }),
   }
-}
-
-const reply = (res: ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
-  res.end(JSON.stringify(body))
 }

@@ -1,5 +1,4 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
-import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,33 +6,7 @@ import { runView, splitServeArgs } from '../../src/cli/subcommands.js'
 import { type Agent, createAgent, fileStore } from '../../src/index.js'
 import { scriptedModel } from '../../src/testing.js'
 import { type Served, serveAgent } from '../../src/web/server.js'
-
-/** One raw HTTP request (node's fetch will not send a Host header of our choosing). */
-const call = (url: string, options: { method?: string; host?: string; type?: string; body?: string } = {}) =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const target = new URL(url)
-    const req = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: `${target.pathname}${target.search}`,
-        method: options.method ?? 'GET',
-        headers: {
-          ...(options.host ? { host: options.host } : {}),
-          ...(options.type ? { 'content-type': options.type } : {}),
-        },
-      },
-      (res) => {
-        let body = ''
-        res.on('data', (c: Buffer) => {
-          body += c.toString()
-        })
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
-      },
-    )
-    req.on('error', reject)
-    req.end(options.body)
-  })
+import { call } from '../support/rawHttp.js'
 
 describe('steerable serve: who may reach it', () => {
   let agent: Agent

@@ -4,6 +4,7 @@ import type { AgentStatus } from '../../contracts/messages.js'
 import { layoutTimeline } from '../../timeline/layout.js'
 import { renderTimelineSvg } from '../../timeline/svg.js'
 import type { TimelineEntry, TimelineRecord } from '../../timeline/types.js'
+import { applyInboxChanges, type InboxChange } from '../inboxChanges.js'
 import { post, withToken } from './post.js'
 import { renderChat } from './renderChat.js'
 import { renderInbox } from './renderInbox.js'
@@ -14,7 +15,7 @@ let record: TimelineRecord = { format: 'steerable-timeline', version: 1, source:
 let infos: unknown[] = []
 let status: AgentStatus = 'idle'
 let editing = false
-let heldInbox: InboxSnapshot | undefined
+let heldInbox: InboxSnapshot = { queue: [], outbox: [] }
 
 const act = (command: string, body: object) =>
   post(command, body).then(
@@ -34,7 +35,7 @@ const drawInbox = (inbox: InboxSnapshot) =>
     move: (item, index) => act('move', { id: item.message.id, index }),
     editing: (open) => {
       editing = open
-      if (!open && heldInbox) drawInbox(heldInbox)
+      if (!open) drawInbox(heldInbox)
     },
   })
 
@@ -46,7 +47,7 @@ const drawRecord = () => {
 }
 
 fromEventSource<unknown>(withToken('/events'), {
-  events: ['snapshot', 'entry', 'inbox', 'status'],
+  events: ['snapshot', 'entry', 'inbox', 'inbox-changes', 'status'],
 }).subscribe(({ type, data }) => {
   if (type === 'snapshot') {
     const snapshot = data as { agentId: string; record: TimelineRecord }
@@ -55,8 +56,10 @@ fromEventSource<unknown>(withToken('/events'), {
   } else if (type === 'entry') {
     const entry = data as TimelineEntry
     if (entry.seq === record.entries.length + 1) record = { ...record, entries: [...record.entries, entry] }
-  } else if (type === 'inbox') {
-    heldInbox = data as InboxSnapshot
+  } else if (type === 'inbox' || type === 'inbox-changes') {
+    // The whole inbox comes once per connection; after it, only what changed.
+    heldInbox =
+      type === 'inbox' ? (data as InboxSnapshot) : applyInboxChanges(heldInbox, data as InboxChange[])
     if (!editing) drawInbox(heldInbox)
     return
   } else if (type === 'status') {
