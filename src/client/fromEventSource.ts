@@ -59,10 +59,19 @@ export const fromEventSource = <T = unknown>(
         options.EventSource ??
         (globalThis as { EventSource?: FromEventSourceOptions['EventSource'] }).EventSource
       if (!Source) {
-        subscriber.error(new TypeError('fromEventSource: no EventSource here; pass options.EventSource'))
+        subscriber.error(
+          notRetried(new TypeError('fromEventSource: no EventSource here; pass options.EventSource')),
+        )
         return
       }
-      const source = new Source(url)
+      let source: EventSourceLike
+      try {
+        source = new Source(url)
+      } catch (error) {
+        // A URL the EventSource refuses is refused again on every retry.
+        subscriber.error(notRetried(new TypeError(`fromEventSource: cannot open ${url}`, { cause: error })))
+        return
+      }
       source.addEventListener('open', () =>
         subscriber.next({ type: 'open', data: undefined as T, lastEventId: '' }),
       )
@@ -92,12 +101,19 @@ export const fromEventSource = <T = unknown>(
     }).pipe(
       retry({
         delay: (error: unknown) =>
-          ++failures > (maxRetries ?? Number.POSITIVE_INFINITY)
+          fatal.has(error as object) || ++failures > (maxRetries ?? Number.POSITIVE_INFINITY)
             ? throwError(() => error)
             : timer(retryDelay ?? 1000),
       }),
     )
   })
+}
+
+/** Errors no retry can mend (nothing to connect with): they end the stream at once. */
+const fatal = new WeakSet<object>()
+const notRetried = (error: Error): Error => {
+  fatal.add(error)
+  return error
 }
 
 const parse = (data: unknown): unknown => {

@@ -79,4 +79,25 @@ describe('fromEventSource: its options', () => {
     expect(() => fromEventSource('/sse', { maxRetries: Number.NaN })).toThrow(TypeError)
     expect(() => fromEventSource('/sse', { retryDelay: -5 })).toThrow(/retryDelay must be milliseconds/)
   })
+
+  it('no EventSource, or one that refuses the URL, ends the stream at once instead of retrying forever', async () => {
+    const missing = { events: ['tick'], retryDelay: 0 }
+    const saved = (globalThis as { EventSource?: unknown }).EventSource
+    delete (globalThis as { EventSource?: unknown }).EventSource
+    try {
+      await expect(lastValueFrom(fromEventSource('/sse', missing))).rejects.toThrow(/no EventSource here/)
+    } finally {
+      if (saved) (globalThis as { EventSource?: unknown }).EventSource = saved
+    }
+    let tries = 0
+    class Refusing {
+      constructor(url: string) {
+        tries++
+        throw new SyntaxError(`not a URL: ${url}`)
+      }
+    }
+    const refused = fromEventSource('::', { ...options, EventSource: Refusing as never })
+    await expect(lastValueFrom(refused)).rejects.toThrow(/cannot open ::/)
+    expect(tries).toBe(1)
+  })
 })
