@@ -3,15 +3,16 @@
  * block of README.md and docs/*.md is extracted into .doctest/ and type-checked against the
  * package's sources (`steerable` and each subpath, such as `steerable/testing`, map to src/), then:
  *
- * - ```ts        a complete program: run with tsx (it must exit 0 within 20 s);
+ * - ```ts        a complete program: run with tsx (it must exit 0 within 60 s);
  * - ```ts test   a test file: run with vitest;
  * - ```ts sketch the shape of a call, not code: not checked (say so in the text around it).
  *
  * A snippet that needs a name it does not define or import fails here, as it would for a reader
  * who pastes it.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 
 const root = join(import.meta.dirname, '..')
@@ -88,22 +89,68 @@ writeFileSync(
 )
 
 const failures: string[] = []
+const bin = (name: string) => join(root, 'node_modules', '.bin', name)
 /** Runs in .doctest/, so a snippet that writes a file (a session log) writes it there. */
-const run = (what: string, command: string, args: string[], timeout = 60_000): boolean => {
-  const result = spawnSync(command, args, { cwd: out, encoding: 'utf8', timeout })
-  if (result.status === 0) return true
-  failures.push(`${what}\n${result.stdout}${result.stderr}${result.error ? String(result.error) : ''}`)
-  return false
+const run = (what: string, command: string, args: string[], timeout = 60_000): Promise<void> =>
+  new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: out, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk))
+    const timer = setTimeout(() => {
+      output += `\n(killed after ${timeout} ms)`
+      child.kill('SIGKILL')
+    }, timeout)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      if (code !== 0) failures.push(`${what}\n${output}`)
+      resolve()
+    })
+  })
+
+/**
+ * The programs run a few at a time (most of their time is starting Node and tsx), the test
+ * snippets in one vitest run; what each snippet does stays in a directory of its own files.
+ */
+const runAll = async (jobs: readonly (() => Promise<void>)[], width: number) => {
+  let next = 0
+  const lane = async () => {
+    while (next < jobs.length) await jobs[next++]?.()
+  }
+  await Promise.all(Array.from({ length: width }, lane))
 }
 
 console.log(`doc snippets: ${names.length} from ${documents.length} documents`)
-run('type-check of the snippets', 'npx', ['tsc', '-p', join(out, 'tsconfig.json')])
-for (const { name, snippet } of names) {
-  const where = `${snippet.file}:${snippet.line}`
-  if (snippet.kind === 'run')
-    run(`${where} (run)`, 'npx', ['tsx', '--tsconfig', join(out, 'tsconfig.json'), join(out, name)], 20_000)
-  else run(`${where} (test)`, 'npx', ['vitest', 'run', '--root', out, name])
-}
+const programs = names.filter(({ snippet }) => snippet.kind === 'run')
+const tests = names.filter(({ snippet }) => snippet.kind === 'test')
+await runAll(
+  [
+    () => run('type-check of the snippets', bin('tsc'), ['-p', join(out, 'tsconfig.json')]),
+    // Each program must exit 0 within 20 s; on a loaded machine a start alone can take seconds.
+    ...programs.map(
+      ({ name, snippet }) =>
+        () =>
+          run(
+            `${snippet.file}:${snippet.line} (run)`,
+            bin('tsx'),
+            ['--tsconfig', join(out, 'tsconfig.json'), join(out, name)],
+            60_000,
+          ),
+    ),
+    ...(tests.length > 0
+      ? [
+          () =>
+            run(
+              `the test snippets (${tests.map(({ snippet }) => `${snippet.file}:${snippet.line}`).join(', ')})`,
+              bin('vitest'),
+              ['run', '--root', out, ...tests.map(({ name }) => name)],
+              180_000,
+            ),
+        ]
+      : []),
+  ],
+  availableParallelism() + 1,
+)
 if (failures.length > 0) {
   console.error(`doc snippets: ${failures.length} failed\n\n${failures.join('\n\n')}`)
   process.exit(1)
