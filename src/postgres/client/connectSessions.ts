@@ -10,6 +10,7 @@ import type {
 } from '../../contracts/messages.js'
 import { PRESETS } from '../../messages/acceptSend.js'
 import { SessionStoreError } from '../../session/storeErrors.js'
+import { checkOptions, checkPool } from '../db/checkOptions.js'
 import { type DatabaseOptions, databaseError, sessionLabel } from '../db/databaseErrors.js'
 import { notificationHub } from '../db/notificationHub.js'
 import type { PostgresPool } from '../db/pgTypes.js'
@@ -64,8 +65,16 @@ export type SessionsClient = {
   close(): Promise<void>
 }
 
-/** Sessions on PostgreSQL, from any process (R55, R56): `connectSessions(pool).session(id)`. */
+/**
+ * Sessions on PostgreSQL, from any process (R55, R56): `connectSessions(pool).session(id)`. A pool
+ * that is not one, or bad options, throw `InvalidInputError` before anything starts.
+ */
 export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOptions = {}): SessionsClient => {
+  checkPool('connectSessions()', pool)
+  checkOptions('connectSessions()', options, {
+    timeoutMs: { kind: 'ms', min: 1, example: 10_000 },
+    pollMs: { kind: 'ms', min: 1, example: 1_000 },
+  })
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const pollMs = options.pollMs ?? 1_000
   const hub = notificationHub(pool, ms)
