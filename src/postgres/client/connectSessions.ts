@@ -45,7 +45,8 @@ export type RemoteSession = RemoteInboxControls & {
   /**
    * What became of a message sent into this session (R55), once the event or settlement that
    * decides it is durable. It waits while the message waits; it rejects with `SessionStoreError`
-   * when the database fails.
+   * when the database fails, and with `InvalidInputError` for an id the session's journal and
+   * transcript do not hold (R42), read at the call and again `timeoutMs` later.
    */
   outcome(id: AgentMessageId): Promise<Outcome>
   /** The committed events from seq 1, then each new one as it commits (R56). */
@@ -118,7 +119,9 @@ export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOpti
         inject: preset('inject', 'inject()'),
         outcome: (id) => {
           checkMessageId(id, 'outcome()')
-          return firstValueFrom(remoteOutcome(pool, hub, sessionId, id, ms, pollMs))
+          // This client's sends to the session are stored first: an id it returned is known.
+          const stored = lastRequest.get(sessionId) ?? Promise.resolve()
+          return firstValueFrom(remoteOutcome(pool, hub, sessionId, id, ms, pollMs, stored))
         },
         transcript$: followTranscript(pool, hub, sessionId, ms, pollMs),
         events$: followEvents(hub, sessionId),
