@@ -4,8 +4,8 @@
  * streaming, opening a long session: steerable beside the
  * peer `@mariozechner/pi-agent-core` in both its queue modes and the hand-written floor, with
  * steerable's ratio to each, all measured in the same run), then the file-store and PostgreSQL
- * benchmarks (the store, remote sends and steers into worker-driven sessions, failover), each
- * printing its own table.
+ * benchmarks (the store, remote sends and steers into worker-driven sessions, failover, long
+ * histories), each printing its own table.
  *
  * The peer lives in its own package, bench/peers (package.json + lockfile), installed on first
  * use with `npm ci --prefix bench/peers`, so the library's own install stays lean.
@@ -41,6 +41,7 @@ const scripts: readonly { readonly name: string; readonly rows: boolean }[] = [
   { name: 'postgresStore', rows: false },
   { name: 'postgresRemote', rows: false },
   { name: 'postgresFailover', rows: false },
+  { name: 'postgresHistory', rows: false },
 ].filter((s) => !only || only.includes(s.name))
 
 const started = Date.now()

@@ -25,12 +25,12 @@ const migrateCli = async (argv: string[], env: NodeJS.ProcessEnv = {}) => {
 it('R53: steerable migrate --database-url creates the tables, then finds them up to date', async () => {
   expect(await migrateCli(['--database-url', db.url])).toEqual({
     code: 0,
-    out: 'schema migrated from version 0 to 2\n',
+    out: 'schema migrated from version 0 to 3\n',
     err: '',
   })
   expect(await migrateCli([], { DATABASE_URL: db.url })).toEqual({
     code: 0,
-    out: 'schema up to date (version 2)\n',
+    out: 'schema up to date (version 3)\n',
     err: '',
   })
   const { rows } = await db.pool.query(`SELECT to_regclass('steerable_events') AS t`)

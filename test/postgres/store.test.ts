@@ -34,8 +34,8 @@ describe('R53: migrate', () => {
     const fresh = await createTestDatabase()
     try {
       const [a, b] = await Promise.all([migrate(fresh.pool), migrate(fresh.pool)])
-      expect([a, b].map((r) => r.from).sort()).toEqual([0, 2])
-      expect(await migrate(fresh.pool)).toEqual({ from: 2, to: 2 })
+      expect([a, b].map((r) => r.from).sort()).toEqual([0, 3])
+      expect(await migrate(fresh.pool)).toEqual({ from: 3, to: 3 })
       const { rows } = await fresh.pool.query(
         `SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'steerable_%' ORDER BY 1`,
       )
@@ -61,7 +61,7 @@ describe('R53: migrate', () => {
       await expect(openPostgresSession(fresh.pool, 'old')).rejects.toThrow(
         /older version: run migrate\(pool\)/,
       )
-      expect(await migrate(fresh.pool)).toEqual({ from: 1, to: 2 })
+      expect(await migrate(fresh.pool)).toEqual({ from: 1, to: 3 })
       const store = await openPostgresSession(fresh.pool, 'old')
       expect(store.remoteRequests).toEqual([])
     } finally {

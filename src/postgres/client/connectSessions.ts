@@ -10,6 +10,7 @@ import type {
 } from '../../contracts/messages.js'
 import { PRESETS } from '../../messages/acceptSend.js'
 import { SessionStoreError } from '../../session/storeErrors.js'
+import { checkOptions, checkPool } from '../db/checkOptions.js'
 import { type DatabaseOptions, databaseError, sessionLabel } from '../db/databaseErrors.js'
 import { notificationHub } from '../db/notificationHub.js'
 import type { PostgresPool } from '../db/pgTypes.js'
@@ -44,7 +45,8 @@ export type RemoteSession = RemoteInboxControls & {
   /**
    * What became of a message sent into this session (R55), once the event or settlement that
    * decides it is durable. It waits while the message waits; it rejects with `SessionStoreError`
-   * when the database fails.
+   * when the database fails, and with `InvalidInputError` for an id the session's journal and
+   * transcript do not hold (R42), read at the call and again `timeoutMs` later.
    */
   outcome(id: AgentMessageId): Promise<Outcome>
   /** The committed events from seq 1, then each new one as it commits (R56). */
@@ -64,8 +66,16 @@ export type SessionsClient = {
   close(): Promise<void>
 }
 
-/** Sessions on PostgreSQL, from any process (R55, R56): `connectSessions(pool).session(id)`. */
+/**
+ * Sessions on PostgreSQL, from any process (R55, R56): `connectSessions(pool).session(id)`. A pool
+ * that is not one, or bad options, throw `InvalidInputError` before anything starts.
+ */
 export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOptions = {}): SessionsClient => {
+  checkPool('connectSessions()', pool)
+  checkOptions('connectSessions()', options, {
+    timeoutMs: { kind: 'ms', min: 1, example: 10_000 },
+    pollMs: { kind: 'ms', min: 1, example: 1_000 },
+  })
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const pollMs = options.pollMs ?? 1_000
   const hub = notificationHub(pool, ms)
@@ -109,7 +119,9 @@ export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOpti
         inject: preset('inject', 'inject()'),
         outcome: (id) => {
           checkMessageId(id, 'outcome()')
-          return firstValueFrom(remoteOutcome(pool, hub, sessionId, id, ms, pollMs))
+          // This client's sends to the session are stored first: an id it returned is known.
+          const stored = lastRequest.get(sessionId) ?? Promise.resolve()
+          return firstValueFrom(remoteOutcome(pool, hub, sessionId, id, ms, pollMs, stored))
         },
         transcript$: followTranscript(pool, hub, sessionId, ms, pollMs),
         events$: followEvents(hub, sessionId),

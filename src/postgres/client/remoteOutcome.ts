@@ -1,4 +1,4 @@
-import { merge, Observable, take } from 'rxjs'
+import { defer, from, merge, mergeMap, Observable, take } from 'rxjs'
 import type { SessionEvent } from '../../contracts/events.js'
 import type { Outcome } from '../../contracts/inbox.js'
 import type { AgentMessageId } from '../../contracts/messages.js'
@@ -12,12 +12,15 @@ import type { PostgresPool } from '../db/pgTypes.js'
 import { serialReads } from '../db/serialReads.js'
 import { withConnection } from '../db/timeouts.js'
 import { followTranscript } from './followTranscript.js'
+import { unknownMessage } from './unknownMessage.js'
 
 /**
  * What became of the message `id` in `sessionId` (R55), once the database says so: the durable
  * event that delivered it (read from the transcript as the agent reads it, R42), or the journal's
  * settlement (blocked, discarded, refused). Emits once and completes; never emits while the
- * message waits. A failed read ends it with its `SessionStoreError`.
+ * message waits. A failed read ends it with its `SessionStoreError`. An id the database does not
+ * hold (`unknownMessage`, checked once this client's own requests to the session are stored:
+ * `stored`) ends it with `InvalidInputError`.
  */
 export const remoteOutcome = (
   pool: PostgresPool,
@@ -26,10 +29,12 @@ export const remoteOutcome = (
   id: AgentMessageId,
   ms: number,
   pollMs: number,
+  stored: Promise<unknown>,
 ): Observable<Outcome> =>
   merge(
     delivered({ pool, hub, sessionId, id, ms, pollMs }),
     settled({ pool, hub, sessionId, id, ms, pollMs }),
+    defer(() => from(stored)).pipe(mergeMap(() => unknownMessage(pool, sessionId, id, ms, ms))),
   ).pipe(take(1))
 
 /** What both reads of an outcome need. */

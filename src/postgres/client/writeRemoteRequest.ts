@@ -10,7 +10,8 @@ import { REMOTE_SEND_OP, type RemoteSendRecord } from '../rows/remoteSendRecord.
  * there is none) as one statement, so it is durable when this resolves. Its number is the next
  * in the session's journal: taking it locks the session's row until the commit, so rows commit
  * in the order of their numbers. A send stored already (a retry after an unclear commit) is not
- * stored again. The owner is notified.
+ * stored again. The owner is notified. The row is flagged `pending`, waiting work for a worker's
+ * scan, until the owner's checkpoint that applies it.
  */
 export const writeRemoteSend = async (
   pool: PostgresPool,
@@ -52,8 +53,8 @@ export const writeRemoteRequest = (
          ON CONFLICT (id) DO UPDATE SET inbox_seq = steerable_sessions.inbox_seq + 1, updated_at = now()
          RETURNING inbox_seq
        ), row AS (
-         INSERT INTO steerable_inbox (session_id, seq, op, message_id, record)
-         SELECT $1, inbox_seq, $2, $3, $4::json FROM session
+         INSERT INTO steerable_inbox (session_id, seq, op, message_id, record, pending)
+         SELECT $1, inbox_seq, $2, $3, $4::json, true FROM session
          ON CONFLICT (session_id, op, message_id) WHERE message_id IS NOT NULL DO NOTHING
          RETURNING seq
        )

@@ -51,6 +51,33 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     // edit did, and the next owner applies only the edit rows after it: each at most once, none lost.
     'ALTER TABLE steerable_sessions ADD COLUMN remote_applied bigint NOT NULL DEFAULT 0',
   ],
+  [
+    // Work waiting, kept as a flag on the row that is the work, so a worker's scan reads only
+    // those rows (a partial index), never a session's history: a remote send no owner applied
+    // yet, an item an owner added as `queued` and never delivered or settled, a remote edit after
+    // `remote_applied`. Rows are written with it set and each checkpoint clears the rows its
+    // adds, settlements, delivered messages and applied edits answer (writeCheckpoint).
+    'ALTER TABLE steerable_inbox ADD COLUMN pending boolean NOT NULL DEFAULT false',
+    // Settlements by id: outcome() reads them, and the flags of an existing database come from them.
+    `CREATE INDEX steerable_inbox_settled ON steerable_inbox (session_id, (record->>'id')) WHERE op = 'settle'`,
+    // The flags of the rows already there: the answer of the scan this step replaces, once.
+    `UPDATE steerable_inbox i SET pending = true
+     WHERE (
+         i.message_id IS NOT NULL
+         AND ((i.op = 'send' AND NOT EXISTS (
+                 SELECT 1 FROM steerable_inbox a
+                 WHERE a.session_id = i.session_id AND a.op = 'add' AND a.message_id = i.message_id))
+              OR (i.op = 'add' AND i.record->>'placement' = 'queued'))
+         AND NOT EXISTS (
+           SELECT 1 FROM steerable_inbox d
+           WHERE d.session_id = i.session_id AND d.op = 'settle' AND d.record->>'id' = i.message_id)
+         AND NOT EXISTS (
+           SELECT 1 FROM steerable_events e
+           WHERE e.session_id = i.session_id AND e.event->'data'->>'id' = i.message_id))
+       OR (i.op LIKE 'remote-%' AND i.seq > (
+         SELECT s.remote_applied FROM steerable_sessions s WHERE s.id = i.session_id))`,
+    'CREATE INDEX steerable_inbox_pending ON steerable_inbox (session_id) WHERE pending',
+  ],
 ]
 
 /** The table that records which steps a database has had. */

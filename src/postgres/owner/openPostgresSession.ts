@@ -8,6 +8,7 @@ import { checkSessionId } from '../db/sessionId.js'
 import { DEFAULT_TIMEOUT_MS, withConnection } from '../db/timeouts.js'
 import { type DecodedSession, decodeSession } from '../rows/decodeSession.js'
 import { isPendingSend } from '../rows/pendingRemoteRequests.js'
+import { readCompacted } from './compactJournal.js'
 import { followRemoteRequests } from './followRemoteRequests.js'
 import type { PostgresSessionStore } from './postgresSessionStore.js'
 import { type SessionLease, takeLease } from './sessionLease.js'
@@ -27,7 +28,7 @@ import { writeCheckpoint } from './writeCheckpoint.js'
  * session at any time; appending needs the lease (`store.takeLease()`), and each checkpoint
  * (`flush()`) is one transaction that writes only while this store's lease is the current one.
  * A store that lost its lease fails for good: it writes nothing more, and `append`, `flush` and
- * `inbox.append` throw its `failure` (R54). The tables come from `migrate(pool)`.
+ * `inbox.append` throw its `failure` (R54). Taking the lease compacts the journal; tables: `migrate(pool)`.
  */
 export const openPostgresSession = async (
   pool: PostgresPool,
@@ -51,9 +52,7 @@ export const openPostgresSession = async (
     state = sessionTransition(state, input)
   }
   const loaded = (rows: DecodedSession) => {
-    events = rows.events
-    records = rows.records
-    remote = rows.remote
+    ;({ events, records, remote } = rows)
     const { journalSeq, remoteApplied } = rows
     dispatch({ type: 'loaded', events: events.length, records: records.length, journalSeq, remoteApplied })
   }
@@ -124,7 +123,7 @@ export const openPostgresSession = async (
         : databaseError(sessionId, 'take its lease', error)
     })
     try {
-      loaded(decodeSession(sessionId, await readSession(taken.query, sessionId)))
+      loaded(await readCompacted(taken, sessionId))
     } catch (error) {
       await taken.release()
       throw databaseError(sessionId, 'read the session', error)

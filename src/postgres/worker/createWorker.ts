@@ -1,5 +1,7 @@
 import type { AgentOptions } from '../../contracts/agentOptions.js'
+import { InvalidInputError } from '../../contracts/errors.js'
 import { INBOX_CHANNEL } from '../channels.js'
+import { checkOptions, poolSize } from '../db/checkOptions.js'
 import type { DatabaseOptions } from '../db/databaseErrors.js'
 import type { PostgresPool } from '../db/pgTypes.js'
 import { acquireSharedHub } from '../db/sharedHub.js'
@@ -41,9 +43,11 @@ export type Worker = {
  * journal changes. A worker that dies releases its sessions with its connections; another one
  * resumes them from the log and the journal.
  *
- * What it decides is `workerTransition`'s; this shell runs the effects it asks for.
+ * What it decides is `workerTransition`'s; this shell runs the effects it asks for. Bad options
+ * (and a pool too small for `concurrency`) throw `InvalidInputError` before anything starts.
  */
 export const createWorker = (options: WorkerOptions): Worker => {
+  checkWorkerOptions(options)
   const pollMs = options.pollMs ?? 1_000
   const idleMs = options.idleMs ?? 1_000
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -137,4 +141,33 @@ export const createWorker = (options: WorkerOptions): Worker => {
       while (state.driven.length > 0) await new Promise((resolve) => setTimeout(resolve, 10))
     },
   }
+}
+
+/**
+ * The options, checked all at once. A pool that says how many connections it opens must open
+ * `concurrency + 2`: one per driven session for its lease, one for LISTEN, one for scans and reads.
+ * With fewer, the leases take them all and every scan waits for a connection until it times out.
+ */
+const checkWorkerOptions = (options: WorkerOptions): void => {
+  checkOptions('createWorker()', options ?? null, {
+    pool: { kind: 'pool', required: true },
+    agent: { kind: 'function', required: true },
+    concurrency: { kind: 'count', example: 4 },
+    pollMs: { kind: 'ms', min: 1, example: 1_000 },
+    idleMs: { kind: 'ms', min: 0, example: 1_000 },
+    timeoutMs: { kind: 'ms', min: 1, example: 10_000 },
+    onError: { kind: 'function' },
+  })
+  const concurrency = options.concurrency ?? 4
+  const max = poolSize(options.pool)
+  if (max !== undefined && max < concurrency + 2)
+    throw new InvalidInputError('createWorker()', [
+      {
+        path: ['options', 'pool'],
+        message:
+          `the pool opens at most ${max} connection${max === 1 ? '' : 's'}, and a worker with concurrency ` +
+          `${concurrency} needs concurrency + 2 = ${concurrency + 2} (one per session for its lease, one to ` +
+          `LISTEN, one to scan): make the pool with max: ${concurrency + 4}, or lower concurrency`,
+      },
+    ])
 }
