@@ -26,6 +26,7 @@ const tagged: Record<string, QueueSend | InjectSend> = {
     wakeup: true,
     text: undefined,
     interrupt: undefined,
+    deny: undefined,
     turn: undefined,
   },
   S: {
@@ -35,6 +36,7 @@ const tagged: Record<string, QueueSend | InjectSend> = {
     wakeup: true,
     text: undefined,
     interrupt: undefined,
+    deny: undefined,
     turn: undefined,
   },
   I: { type: 'inject', message: message('i') },
@@ -45,6 +47,7 @@ const tagged: Record<string, QueueSend | InjectSend> = {
     wakeup: false,
     text: undefined,
     interrupt: undefined,
+    deny: undefined,
     turn: undefined,
   },
   T: {
@@ -54,6 +57,7 @@ const tagged: Record<string, QueueSend | InjectSend> = {
     wakeup: true,
     text: 'x',
     interrupt: undefined,
+    deny: undefined,
     turn: undefined,
   },
 }

@@ -1,7 +1,7 @@
 import { defer, distinctUntilChanged, filter, map, merge, type Observable, startWith } from 'rxjs'
-import type { Agent, AgentSession } from '../contracts/agent.js'
-import { AgentBusyError, AgentDisposedError } from '../contracts/errors.js'
-import type { AgentEvent, SessionEvent } from '../contracts/events.js'
+import type { Agent, AgentSession, DecisionOptions, PendingApproval } from '../contracts/agent.js'
+import { AgentBusyError, AgentDisposedError, ApprovalNotPendingError } from '../contracts/errors.js'
+import type { AgentEvent, BudgetLimits, SessionEvent } from '../contracts/events.js'
 import type { InboxSnapshot, Outcome } from '../contracts/inbox.js'
 import type {
   AgentCancelCause,
@@ -15,7 +15,14 @@ import type {
   UserMessageData,
 } from '../contracts/messages.js'
 import type { Command } from '../machine/inputs.js'
-import { canRetry, selectAcceptsNextStep, selectStatus } from '../machine/selectors.js'
+import {
+  canRetry,
+  selectAcceptsNextStep,
+  selectHasBudget,
+  selectIsPending,
+  selectStatus,
+  selectUsage,
+} from '../machine/selectors.js'
 import type { DeliveryState } from '../machine/state.js'
 import { acceptedSend, checkSend, FOLLOWUP, INJECT, isPlainPreset, STEER } from '../messages/acceptSend.js'
 import { parseCancelArgs } from '../messages/parseCancelArgs.js'
@@ -23,6 +30,8 @@ import { Driver } from '../runtime/driver.js'
 import type { EngineConfig } from '../runtime/engine.js'
 import { EXTENSIONS } from '../runtime/extensions.js'
 import { Extensions } from './agentExtensions.js'
+import { ApprovalsView } from './approvalsView.js'
+import { parseDecision, parseRaise } from './humanInTheLoop.js'
 import { moveCommand, promoteCommand, removeCommand, replaceCommand } from './inboxControl.js'
 import { checkSendPolicy } from './sendPolicy.js'
 import { SessionView } from './sessionView.js'
@@ -40,6 +49,8 @@ export class AgentFacade implements Agent {
   #session: AgentSession | undefined
   #status$: Observable<AgentStatus> | undefined
   #transcript$: Observable<SessionEvent> | undefined
+  #approvals: ApprovalsView | undefined
+  #approvals$: Observable<readonly PendingApproval[]> | undefined
 
   constructor(config: EngineConfig<Agent>, state: DeliveryState, maxQueued: number | undefined) {
     this.id = config.agentId
@@ -155,6 +166,37 @@ export class AgentFacade implements Agent {
     this.#control(promoteCommand(id), 'promote()')
   }
 
+  get approvals(): readonly PendingApproval[] {
+    this.#approvals ??= new ApprovalsView()
+    return this.#approvals.current(this.#driver.state(), this.#driver.config.transcript.events)
+  }
+
+  get approvals$(): Observable<readonly PendingApproval[]> {
+    this.#approvals$ ??= defer(() =>
+      this.#driver.durable$.pipe(
+        map(() => this.approvals),
+        startWith(this.approvals),
+        distinctUntilChanged(),
+      ),
+    )
+    return this.#approvals$
+  }
+
+  approve(callId: string, options?: DecisionOptions): void {
+    this.#decide('approve()', callId, options, 'approved')
+  }
+
+  deny(callId: string, options?: DecisionOptions): void {
+    this.#decide('deny()', callId, options, 'denied')
+  }
+
+  raiseBudget(limits: BudgetLimits): void {
+    this.#accepting('raiseBudget()')
+    const state = this.#driver.state()
+    const checked = parseRaise(limits, selectUsage(state), selectHasBudget(state))
+    this.#driver.command({ type: 'raise-budget', limits: checked })
+  }
+
   /** The seams companions use (`extensionsOf`): made when asked for, under a registered symbol. */
   get [EXTENSIONS](): Extensions {
     return new Extensions(this, this.#driver, this.#maxQueued)
@@ -174,6 +216,14 @@ export class AgentFacade implements Agent {
     const accepted = acceptedSend(checked.value, options)
     this.#driver.enter(accepted)
     return accepted.message.id
+  }
+
+  /** R62: only a pending call can be decided; anything else throws and changes nothing. */
+  #decide(call: string, callId: string, options: unknown, decision: 'approved' | 'denied'): void {
+    this.#accepting(call)
+    const d = parseDecision(call, callId, options)
+    if (!selectIsPending(this.#driver.state(), d.callId)) throw new ApprovalNotPendingError(call, d.callId)
+    this.#driver.command({ type: 'decide', callId: d.callId, decision, reason: d.reason, source: d.source })
   }
 
   /** Inbox control (R43–R46): checked input first; after `dispose()` they throw. */

@@ -2,7 +2,8 @@ import { asapScheduler, queueScheduler } from 'rxjs'
 import type { AgentOptions } from '../contracts/agentOptions.js'
 import { type InputIssue, InvalidInputError } from '../contracts/errors.js'
 import { didYouMean } from '../messages/hints.js'
-import { checkTools } from '../tools/toolSpecs.js'
+import { checkTools, isTimeout } from '../tools/toolSpecs.js'
+import { checkBudget } from './humanInTheLoop.js'
 
 /** How long a store's `flush()` may take by default before it counts as failed. */
 export const DEFAULT_FLUSH_TIMEOUT_MS = 30_000
@@ -19,6 +20,8 @@ const OPTION_KEYS: readonly string[] = [
   'flushTimeoutMs',
   'history',
   'scheduler',
+  'approvalTimeoutMs',
+  'budget',
 ]
 const HOOK_NAMES: readonly string[] = ['promptSubmit', 'step', 'turnStopping', 'requestError']
 
@@ -87,6 +90,13 @@ export const checkOptions = (options: AgentOptions) => {
       message: 'expected a number of milliseconds > 0 (Infinity waits forever)',
     })
   }
+  const approvalTimeoutMs = options.approvalTimeoutMs
+  if (approvalTimeoutMs !== undefined && !isTimeout(approvalTimeoutMs))
+    issues.push({
+      path: ['options', 'approvalTimeoutMs'],
+      message: 'expected a number of milliseconds > 0 (leave it out for no limit)',
+    })
+  issues.push(...checkBudget(options.budget))
   if (issues.length > 0) throw new InvalidInputError('createAgent()', issues)
   return {
     model: options.model,
@@ -97,5 +107,7 @@ export const checkOptions = (options: AgentOptions) => {
     maxParallel,
     flushTimeoutMs,
     maxQueued,
+    approvalTimeoutMs,
+    budget: options.budget,
   }
 }

@@ -8,11 +8,13 @@ import { boundedStore } from '../session/boundedStore.js'
 import { closeInterruptedTurn } from '../session/closeInterruptedTurn.js'
 import { lastTurnOf, openHistory } from '../session/history.js'
 import { memoryStore } from '../session/memoryStore.js'
+import { findPausedTurn } from '../session/pausedTurn.js'
 import { Transcript } from '../session/transcript.js'
 import { toolSpecsOf } from '../tools/toolSpecs.js'
 import { AgentFacade } from './agentFacade.js'
 import { checkOptions } from './checkOptions.js'
 import { restoredState, restoreInbox } from './restoreInbox.js'
+import { budgetState, pausedState } from './restorePause.js'
 
 /**
  * Creates an agent: an LLM agent loop that accepts a followup, a steer or an inject at any moment.
@@ -35,21 +37,26 @@ export const createAgent = (options: AgentOptions): Agent => openAgent(options, 
  * test that compares an agent that releases with one that never does makes the second with it.
  */
 export const openAgent = (options: AgentOptions, release: boolean): Agent => {
-  const { model, scheduler, instructions, hooks, tools, maxParallel, flushTimeoutMs, maxQueued } =
-    checkOptions(options)
+  const checked = checkOptions(options)
+  const { model, scheduler, instructions, hooks, tools, maxParallel, flushTimeoutMs, maxQueued } = checked
   const store = boundedStore(options.store ?? memoryStore(), flushTimeoutMs, scheduler)
   const history = openHistory(store, options.history)
   const agentId = options.id ?? mintSessionId()
 
-  // Restore (R37, R51): close a turn the last process left open, then fold the inbox journal.
+  // Restore (R37, R51, R65): reopen a paused turn, or close a turn the last process left open;
+  // then fold the inbox journal.
   const transcript = new Transcript(store, history)
-  for (const draft of closeInterruptedTurn(history)) transcript.append(draft)
-  const restored = restoreInbox(store.inbox?.load() ?? [], transcript.events)
+  const paused = findPausedTurn(history)
+  if (paused === undefined) for (const draft of closeInterruptedTurn(history)) transcript.append(draft)
+  const restored = restoreInbox(store.inbox?.load() ?? [], transcript.events, paused?.turn)
   for (const draft of restored.appended) transcript.append(draft)
   if (restored.records.length > 0) store.inbox?.append(restored.records)
+  const resumed = paused === undefined ? undefined : pausedState(paused, 1)
   const state: DeliveryState = {
     ...initialState(agentId, lastTurnOf(history)),
     ...restoredState(restored),
+    ...resumed?.state,
+    ...budgetState(checked.budget, history),
     journaling: store.inbox !== undefined,
   }
 
@@ -62,6 +69,7 @@ export const openAgent = (options: AgentOptions, release: boolean): Agent => {
       tools,
       toolSpecs: toolSpecsOf(tools),
       maxParallel,
+      approvalTimeoutMs: checked.approvalTimeoutMs,
       scheduler,
       transcript,
       store,
@@ -77,6 +85,7 @@ export const openAgent = (options: AgentOptions, release: boolean): Agent => {
   const owed: Effect[] = []
   if (restored.appended.length > 0) owed.push({ kind: 'persist' })
   if (state.wakeScheduled) owed.push({ kind: 'schedule', input: { type: 'wake' } })
+  if (resumed) owed.push(...resumed.owed)
   driver.start(owed)
   return agent
 }

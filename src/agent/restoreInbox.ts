@@ -33,11 +33,14 @@ const NOTHING: RestoredInbox = {
  * Folds the journal (`replayJournal`) against the transcript, whose interrupted turn is closed
  * already (R37), into the inbox a resumed agent starts with. An id the transcript holds was
  * delivered and is not restored. No turn is in the window when an agent is created, so steering
- * guarded for a turn (R49) can never land: it expires, and the expiry is journaled. Pure.
+ * guarded for a turn (R49) can never land: it expires, and the expiry is journaled. Unless the
+ * session reopens paused (R65): then `openTurn`'s window is open again, its guarded steering
+ * still lands, and context stays staged for its next step. Pure.
  */
 export const restoreInbox = (
   records: readonly InboxRecord[],
   history: readonly SessionEvent[],
+  openTurn?: number,
 ): RestoredInbox => {
   if (records.length === 0) return NOTHING
   const replay = replayJournal(records, deliveredIds(history))
@@ -45,14 +48,16 @@ export const restoreInbox = (
   const expired: InboxRecord[] = []
   const outbox: OutboxEntry[] = []
   for (const { message, placement, turn } of replay.outbox) {
-    if (placement === 'steering' && turn !== undefined) {
+    if (placement === 'steering' && turn !== undefined && turn === openTurn) {
+      outbox.push({ kind: 'steering', message, guard: turn })
+    } else if (placement === 'steering' && turn !== undefined) {
       const outcome: Outcome = { kind: 'discarded', reason: 'expired' }
       settled.set(message.id, outcome)
       expired.push({ op: 'settle', id: message.id, outcome })
     } else if (placement === 'steering') outbox.push({ kind: 'steering', message })
     else outbox.push({ kind: 'context', data: message })
   }
-  const steering = outbox.some((e) => e.kind === 'steering')
+  const steering = openTurn !== undefined || outbox.some((e) => e.kind === 'steering')
   let waking = 0
   const queue = replay.queue.map(({ message, placement }): QueuedItem => {
     if (placement === 'parked') return { parked: message }

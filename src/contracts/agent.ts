@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs'
-import type { AgentEvent, SessionEvent } from './events.js'
+import type { AgentEvent, ApprovalRequestData, BudgetLimits, SessionEvent } from './events.js'
 import type { InboxSnapshot, Outcome } from './inbox.js'
 import type {
   AgentCancelCause,
@@ -7,6 +7,7 @@ import type {
   AgentStatus,
   CancelOptions,
   Message,
+  MessageSource,
   PresetOptions,
   SendInput,
   SendOptions,
@@ -154,4 +155,30 @@ export type Agent = {
    * runs, the next turn.
    */
   promote(id: AgentMessageId): void
+  /** The tool calls that wait for a decision, in the order they were requested (R61). Frozen. */
+  readonly approvals: readonly PendingApproval[]
+  /** Emits the pending approvals on subscribe, then after each change. */
+  readonly approvals$: Observable<readonly PendingApproval[]>
+  /**
+   * Lets a pending call run (R62). Throws `ApprovalNotPendingError` when `callId` does not wait
+   * for a decision. When the last pending call of the step is decided, the turn goes on.
+   */
+  approve(callId: string, options?: DecisionOptions): void
+  /** Refuses a pending call: it gets an error result with code `DENIED` and the reason (R62). */
+  deny(callId: string, options?: DecisionOptions): void
+  /**
+   * Sets new budget limits, each above what is already used (`InvalidInputError` otherwise), and
+   * continues a turn paused on its budget (R80).
+   */
+  raiseBudget(limits: BudgetLimits): void
+}
+
+/** A tool call waiting for a decision: its request, and the `seq` of its `approval/request`. */
+export type PendingApproval = ApprovalRequestData & { readonly requestedSeq: number }
+
+export type DecisionOptions = {
+  /** Shown to the model with a denial; kept in the `approval/decision`. */
+  readonly reason?: string
+  /** Who decided; default `{kind: 'user'}`. */
+  readonly source?: MessageSource
 }

@@ -1,6 +1,6 @@
 import type { SchedulerLike } from 'rxjs'
 import type { Agent } from './agent.js'
-import type { SessionEvent } from './events.js'
+import type { BudgetLimits, SessionEvent } from './events.js'
 import type { AgentHooks } from './hooks.js'
 import type { ModelAdapter } from './model.js'
 import type { SessionStore } from './store.js'
@@ -51,4 +51,17 @@ export type AgentOptions = {
    * `asapScheduler`. Pass a `TestScheduler` to run an agent in virtual time in marble tests.
    */
   readonly scheduler?: SchedulerLike
+  /**
+   * How long a call may wait for approval before it is denied with reason `'timeout'` (R66); a
+   * tool's own `approvalTimeoutMs` wins. Measured on `scheduler`. Default: no limit.
+   */
+  readonly approvalTimeoutMs?: number
+  /**
+   * Limits on the tokens the model reports and on the requests made, over the session (R80).
+   * Passing one pauses the turn at its step boundary (`'pause'`, until `raiseBudget()` or
+   * `cancel()`) or ends it with `turn/end {kind: 'budget'}` (`'stop'`).
+   */
+  readonly budget?: Budget
 }
+
+export type Budget = BudgetLimits & { readonly onExceed: 'pause' | 'stop' }

@@ -133,3 +133,19 @@ export class FlushTimeoutError extends Error {
     this.timeoutMs = timeoutMs
   }
 }
+
+/**
+ * `approve(callId)` or `deny(callId)` of a call that does not wait for a decision now: never
+ * requested, already decided, or its turn ended (R62). Nothing changed.
+ */
+export class ApprovalNotPendingError extends Error {
+  override readonly name = 'ApprovalNotPendingError'
+  readonly callId: string
+  constructor(call: string, callId: string) {
+    super(
+      `${call}: no approval is pending for tool call "${callId}"; ` +
+        'read agent.approvals for the calls that wait, or subscribe to agent.approvals$',
+    )
+    this.callId = callId
+  }
+}

@@ -61,6 +61,11 @@ export type StreamDeltaEvent = Live<
   { readonly turn: number; readonly step: number; readonly kind: 'text' | 'reasoning'; readonly text: string }
 >
 
+/** A call waits for a person's decision (R61): the same data as its durable `approval/request`. */
+export type ApprovalRequestedEvent = Live<'agent/approval/requested', ApprovalRequestData>
+/** A budget limit was passed and the turn paused at its step boundary (R80). */
+export type BudgetExceededEvent = Live<'agent/budget/exceeded', BudgetPauseData>
+
 export type AgentEvent =
   | InboxEnqueueEvent
   | InboxDequeueEvent
@@ -72,6 +77,8 @@ export type AgentEvent =
   | SettledEvent
   | AgentErrorEvent
   | StreamDeltaEvent
+  | ApprovalRequestedEvent
+  | BudgetExceededEvent
 
 export type AgentEventType = AgentEvent['type']
 
@@ -86,6 +93,42 @@ export type TurnEndReason =
   | { readonly kind: 'aborted' }
   | { readonly kind: 'disposed' }
   | { readonly kind: 'error'; readonly step: number; readonly message: string }
+  /** A budget with `onExceed: 'stop'` was passed (R80). */
+  | { readonly kind: 'budget' }
+  /** The turn took the `maxSteps` its followup allowed (R81). */
+  | { readonly kind: 'max-steps' }
+
+/** A tool call that waits for approval (R61). */
+export type ApprovalRequestData = {
+  readonly turn: number
+  readonly step: number
+  readonly callId: string
+  readonly name: string
+  /** The call's arguments, as the model wrote them (JSON text). */
+  readonly arguments: string
+}
+
+/** A person's (or a send's, or a timeout's) decision on one call (R62, R63, R66). */
+export type ApprovalDecisionData = {
+  readonly turn: number
+  readonly step: number
+  readonly callId: string
+  readonly decision: 'approved' | 'denied'
+  readonly reason?: string
+  readonly source: MessageSource
+  /** The send whose `onApproval: 'deny'` made this decision (R63). */
+  readonly byMessage?: AgentMessageId
+}
+
+/** Token usage counted against a budget: what the model reported, summed over the session. */
+export type BudgetUsage = { readonly totalTokens: number; readonly requests: number }
+export type BudgetLimits = { readonly maxTotalTokens?: number; readonly maxRequests?: number }
+export type BudgetPauseData = {
+  readonly turn: number
+  readonly step: number
+  readonly usage: BudgetUsage
+  readonly limits: BudgetLimits
+}
 
 /** Durable event payloads by type. */
 export type SessionEventDataMap = {
@@ -112,6 +155,9 @@ export type SessionEventDataMap = {
   }
   'tool/call': { readonly turn: number; readonly step: number; readonly call: ToolCallBlock }
   'tool/result': { readonly turn: number; readonly step: number; readonly result: ToolResultBlock }
+  'approval/request': ApprovalRequestData
+  'approval/decision': ApprovalDecisionData
+  'budget/pause': BudgetPauseData
 }
 
 export type SessionEventType = keyof SessionEventDataMap

@@ -21,6 +21,10 @@ export type ToolResultCode =
   | 'ABORTED'
   | 'ABORTED_BEFORE_DISPATCH'
   | 'NOT_RUN_MAX_TOKENS'
+  /** A `'stop'` budget was passed (R80). */
+  | 'NOT_RUN_BUDGET'
+  /** The call waited for approval and was denied (R62, R63, R66). */
+  | 'DENIED'
 export type ToolResultBlock = {
   readonly type: 'tool-result'
   readonly toolCallId: string
@@ -83,12 +87,24 @@ export type SendOptions = {
   readonly ifBusy?: IfBusy
   /** `next-step` only: land in turn `turn` or not at all (`TurnMismatchError`, or `expired`). */
   readonly turn?: number
+  /** What the send does to tool approvals pending when it is applied (R63); default `'hold'`. */
+  readonly onApproval?: OnApproval
 }
 
+/**
+ * `'hold'`: nothing; the pause lasts until decided. `'deny'`: every approval pending when the send
+ * is applied is denied, with the send's text as the reason (R63).
+ */
+export type OnApproval = 'hold' | 'deny'
+
 /** The options of `followup` and `inject`. */
-export type PresetOptions = { readonly ifBusy?: IfBusy }
+export type PresetOptions = { readonly ifBusy?: IfBusy; readonly onApproval?: OnApproval }
 /** The options of `steer`: also the turn it must land in. */
-export type SteerOptions = { readonly ifBusy?: IfBusy; readonly turn?: number }
+export type SteerOptions = {
+  readonly ifBusy?: IfBusy
+  readonly turn?: number
+  readonly onApproval?: OnApproval
+}
 export type InboxPlacement = 'queued' | 'steering'
 
 export type AgentCancelCause = { readonly kind: 'user' } | { readonly kind: 'parent' }
@@ -96,7 +112,11 @@ export type AgentCancelCause = { readonly kind: 'user' } | { readonly kind: 'par
 export type DisposeCause = { readonly kind: 'disposed' }
 export type CancelOptions = { readonly keepInbox?: boolean }
 
-export type AgentStatus = 'idle' | 'running'
+/**
+ * `'paused'`: a turn waits for a person, on tool approvals (R61) or on a budget (R80); nothing
+ * runs until a decision, `raiseBudget()` or `cancel()`.
+ */
+export type AgentStatus = 'idle' | 'running' | 'paused'
 
 /** One message of the model-facing conversation (the surface projection, R38). */
 export type Message = {

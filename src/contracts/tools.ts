@@ -35,4 +35,23 @@ export type ToolDefinition<A = Agent, Args = any> = {
   readonly execute: (args: Args, ctx: ToolContext<A>) => unknown | ObservableInput<unknown>
   /** Safe to run beside other parallel tools of the same step (default false). */
   readonly parallel?: boolean
+  /**
+   * A call of this tool waits for `agent.approve(callId)` before it runs (R61): `true`, or a
+   * predicate of the validated arguments. A predicate that throws or rejects counts as `true`
+   * (the error goes to `agent/error`). Default: no approval.
+   */
+  readonly needsApproval?: boolean | ((args: Args, ctx: ApprovalContext<A>) => boolean | PromiseLike<boolean>)
+  /**
+   * How long a call of this tool may wait for a decision before it is denied with reason
+   * `'timeout'` (R66); overrides the agent's `approvalTimeoutMs`. Measured on the agent's scheduler.
+   */
+  readonly approvalTimeoutMs?: number
+}
+
+/** What a `needsApproval` predicate is told besides the arguments. */
+export type ApprovalContext<A = Agent> = {
+  readonly agent: A
+  readonly turn: number
+  readonly step: number
+  readonly callId: string
 }

@@ -1,4 +1,5 @@
 import type { AgentMessage, AgentMessageId, UserMessageData } from '../contracts/messages.js'
+import { denyPending } from './approvals.js'
 import { scheduleWake } from './claim.js'
 import { fifoFrom, fifoPush, fifoToArray } from './fifo.js'
 import type { InputOf } from './inputs.js'
@@ -24,19 +25,33 @@ export const acceptQueued = (r: Reduction, send: InputOf<'queue'>): void => {
     return discard(r, [message], s.disposal !== 'none' ? 'dispose' : 'expired')
   }
   if (steering) {
-    r.set({
-      outbox: [
-        ...s.outbox,
-        turn === undefined ? { kind: 'steering', message } : { kind: 'steering', message, guard: turn },
-      ],
-    })
-    r.live({ type: 'agent/inbox/enqueue', agentId: s.agentId, message, placement: 'steering' })
-    return r.journal(
-      turn === undefined
-        ? { op: 'add', message, placement: 'steering' }
-        : { op: 'add', message, placement: 'steering', turn },
-    )
+    stageSteering(r, s, message, turn)
+    if (send.deny) denyPending(r, message)
+    return
   }
+  queueItem(r, s, send)
+  if (wakeup) scheduleWake(r)
+  if (send.deny) denyPending(r, message)
+  if (send.interrupt && activeWork(s)) interrupt(r)
+}
+
+const stageSteering = (r: Reduction, s: DeliveryState, message: AgentMessage, turn: number | undefined) => {
+  r.set({
+    outbox: [
+      ...s.outbox,
+      turn === undefined ? { kind: 'steering', message } : { kind: 'steering', message, guard: turn },
+    ],
+  })
+  r.live({ type: 'agent/inbox/enqueue', agentId: s.agentId, message, placement: 'steering' })
+  r.journal(
+    turn === undefined
+      ? { op: 'add', message, placement: 'steering' }
+      : { op: 'add', message, placement: 'steering', turn },
+  )
+}
+
+const queueItem = (r: Reduction, s: DeliveryState, send: InputOf<'queue'>): void => {
+  const { message, wakeup } = send
   const item = queuedItem(s, message, wakeup, send.text)
   const queue = send.interrupt ? fifoFrom([item, ...fifoToArray(s.queue)]) : fifoPush(s.queue, item)
   r.setQueue(queue, s.waking + (wakeup ? 1 : 0))
@@ -49,8 +64,6 @@ export const acceptQueued = (r: Reduction, send: InputOf<'queue'>): void => {
       send.interrupt ? { op: 'add', message, placement, at: 'head' } : { op: 'add', message, placement },
     )
   }
-  if (wakeup) scheduleWake(r)
-  if (send.interrupt && activeWork(s)) interrupt(r)
 }
 
 /** The turn whose window is open (an admission counts), or `undefined`. */
@@ -84,10 +97,12 @@ const queuedItem = (
  * A send from the inject stream (R4): staged as context while the window is open, appended as a
  * `user/message` at once otherwise (no turn, no model run, no status change). Never an inbox event.
  */
-export const acceptInjected = (r: Reduction, { message }: InputOf<'inject'>): void => {
+export const acceptInjected = (r: Reduction, send: InputOf<'inject'>): void => {
+  const { message } = send
   // Staged, it waits like steering does, so the journal keeps it (R50); appended, it is delivered.
   if (stagesContext(r.state)) r.journal({ op: 'add', message, placement: 'context' })
-  acceptContext(r, message)
+  acceptContext(r, send.message)
+  if (send.deny) denyPending(r, send.message)
 }
 
 /** `ctx.context(input)` from a tool (R22): context without an id. */

@@ -1,5 +1,6 @@
 import type { AgentMessage } from '../contracts/messages.js'
 import { reject } from './admission.js'
+import { countRequest } from './budget.js'
 import { emptyFifo, fifoToArray } from './fifo.js'
 import type { InputOf } from './inputs.js'
 import { settleContexts } from './outbox.js'
@@ -7,7 +8,7 @@ import { withClaim, withTurn } from './records.js'
 import type { Reduction } from './reduction.js'
 import { type AbortCause, activeWork, itemMessage } from './state.js'
 import { abortBatch } from './toolBatch.js'
-import { closeTurn } from './turnEnd.js'
+import { closeTurn, isPausedTurn, suspendTurn } from './turnEnd.js'
 import { discard } from './waiting.js'
 
 /**
@@ -64,6 +65,8 @@ export const unwind = (r: Reduction, { activity }: InputOf<'unwind'>): void => {
   if (!work?.abort || work.id !== activity) return
   if (work.kind === 'claim') return reject(r, work, work.abort.cause)
   r.effect({ kind: 'stop', activity })
+  if (work.abort.cause.kind === 'disposed' && isPausedTurn(work)) return suspendTurn(r, work)
+  if (work.phase === 'model') countRequest(r, work.draft.usage) // a cut request counts (R80)
   if (work.phase === 'tools') abortBatch(r, work)
   if (work.stepOpen) r.durable({ type: 'step/end', data: { turn: work.turn, step: work.step } })
   closeTurn(r, work, { kind: work.abort.cause.kind === 'disposed' ? 'disposed' : 'aborted' })

@@ -28,6 +28,19 @@ export type Effect =
       readonly turn: number
       readonly step: number
       readonly calls: readonly ToolCallBlock[]
+      /**
+       * Run only these calls (indices into `calls`): their approval is known (R61). Without
+       * it, the runner asks each tool's `needsApproval` first, and runs the batch when none does.
+       */
+      readonly only?: readonly number[]
+    }
+  /** Time a pending approval (R66): `approval/timeout` when its tool or the agent sets a limit. */
+  | {
+      readonly kind: 'approval-timer'
+      readonly activity: number
+      readonly step: number
+      readonly index: number
+      readonly call: ToolCallBlock
     }
   | {
       readonly kind: 'turn-stopping'

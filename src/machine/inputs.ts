@@ -1,8 +1,10 @@
+import type { BudgetLimits } from '../contracts/events.js'
 import type {
   AgentCancelCause,
   AgentMessage,
   AgentMessageId,
   ContentBlock,
+  MessageSource,
   SendTarget,
   ToolResultBlock,
   UserMessageData,
@@ -24,9 +26,24 @@ export type QueueSend = {
   readonly interrupt?: boolean | undefined
   /** A steer's turn guard (R49). */
   readonly turn?: number | undefined
+  /** `onApproval: 'deny'` (R63): deny every pending approval when this send is applied. */
+  readonly deny?: boolean | undefined
 }
 /** `next-step` without wakeup: staged context inside the window, appended at once outside. */
-export type InjectSend = { readonly type: 'inject'; readonly message: AgentMessage }
+export type InjectSend = {
+  readonly type: 'inject'
+  readonly message: AgentMessage
+  readonly deny?: boolean | undefined
+}
+
+/** A decision on one pending approval (R62, R63, R66). */
+export type Decision = {
+  readonly callId: string
+  readonly decision: 'approved' | 'denied'
+  readonly reason?: string | undefined
+  readonly source: MessageSource
+  readonly byMessage?: AgentMessageId | undefined
+}
 
 /** Calls from the public surface, already validated, snapshotted and (for sends) given an id. */
 /** A refusal as data (its error's name and message), so a journal can hold it. */
@@ -52,6 +69,10 @@ export type Command =
    * it settles `refused`, in order with everything else, and the settlement is journaled.
    */
   | { readonly type: 'refuse'; readonly id: AgentMessageId; readonly error: RefusalData }
+  /** `approve(callId)` / `deny(callId)` (R62). */
+  | ({ readonly type: 'decide' } & Decision)
+  /** `raiseBudget(limits)` (R80): new limits, checked against the usage by the façade. */
+  | { readonly type: 'raise-budget'; readonly limits: BudgetLimits }
 
 /** An allowed admission, after every `promptSubmit` hook ran and the decision validated. */
 export type Admission = {
@@ -120,6 +141,26 @@ export type Signal =
       readonly step: number
       readonly error: unknown
     }
+  /**
+   * Which calls of the step need approval (R61), known once every `needsApproval` answered;
+   * `failures`: what the predicates that threw or rejected threw (they count as needing it).
+   */
+  | {
+      readonly type: 'approvals/checked'
+      readonly activity: number
+      readonly step: number
+      readonly needs: readonly boolean[]
+      readonly failures: readonly unknown[]
+    }
+  /** A pending approval's time ran out (R66): it is denied with reason `'timeout'`. */
+  | {
+      readonly type: 'approval/timeout'
+      readonly activity: number
+      readonly step: number
+      readonly index: number
+    }
+  /** A session reopened paused (R65): run what the pause does not hold, time what it does. */
+  | { readonly type: 'turn/resume'; readonly activity: number }
   /** `ctx.context(input)` from a tool (R22): staged like an inject, without an id. */
   | { readonly type: 'tool/context'; readonly data: UserMessageData }
   | { readonly type: 'turn-stopping/done'; readonly activity: number }

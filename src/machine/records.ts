@@ -30,6 +30,8 @@ export const copyState = (s: DeliveryState): DeliveryState => {
     disposal: s.disposal,
     releasing: s.releasing,
     journaling: s.journaling,
+    usage: s.usage,
+    budget: s.budget,
   }
   return copy as DeliveryState
 }
@@ -50,6 +52,9 @@ export const withTurn = (t: Turn, patch: Partial<Turn>): Turn => {
     maxTokens: t.maxTokens,
     requestError: t.requestError,
     abort: t.abort,
+    approvals: t.approvals,
+    maxSteps: t.maxSteps,
+    stop: t.stop,
   }
   return Object.assign(copy as Turn, patch)
 }
@@ -74,6 +79,9 @@ export const withTurnDraft = (t: Turn, draft: StepDraft): Turn => {
     maxTokens: t.maxTokens,
     requestError: t.requestError,
     abort: t.abort,
+    approvals: t.approvals,
+    maxSteps: t.maxSteps,
+    stop: t.stop,
   }
   return copy as Turn
 }

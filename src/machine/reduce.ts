@@ -6,7 +6,9 @@ import {
   claimDequeue,
   claimSubmit,
 } from './admission.js'
+import { approvalsChecked, approvalTimeout, decide, turnResume } from './approvals.js'
 import { advance, checkpointDone, checkpointFailed, retry } from './betweenTurns.js'
+import { raiseBudget } from './budget.js'
 import { cancel, cancelClear, unwind } from './cancel.js'
 import { wake } from './claim.js'
 import { dispose, disposeClose, disposeClosed } from './dispose.js'
@@ -50,6 +52,12 @@ const handlers: Handlers = {
   move,
   promote,
   refuse,
+  // A human in the loop (R61–R66, R80).
+  decide,
+  'raise-budget': raiseBudget,
+  'approvals/checked': approvalsChecked,
+  'approval/timeout': approvalTimeout,
+  'turn/resume': turnResume,
   // The deferred wake and the claim (R6, R10–R13).
   wake,
   'claim/dequeue': claimDequeue,

@@ -1,4 +1,5 @@
-import type { AgentMessageId, AgentStatus } from '../contracts/messages.js'
+import type { BudgetUsage } from '../contracts/events.js'
+import type { AgentMessageId, AgentStatus, ToolCallBlock } from '../contracts/messages.js'
 import { isHumanPrompt } from '../messages/isHumanPrompt.js'
 import { fifoToArray } from './fifo.js'
 import { type DeliveryState, isQuiescent, itemSource, itemWakes } from './state.js'
@@ -35,3 +36,23 @@ export const selectWakingHumanPrompts = (s: DeliveryState): number => {
   for (const item of fifoToArray(s.queue)) if (itemWakes(item) && isHumanPrompt(itemSource(item))) n++
   return n
 }
+
+/** The calls of the running step that wait for a decision (R61), in model order. */
+export const selectPendingCalls = (
+  s: DeliveryState,
+): readonly { readonly turn: number; readonly step: number; readonly call: ToolCallBlock }[] => {
+  const a = s.activity
+  if (a?.kind !== 'turn' || a.abort || !a.approvals?.includes('pending')) return []
+  return a.draft.toolCalls.flatMap((call, i) =>
+    a.approvals?.[i] === 'pending' ? [{ turn: a.turn, step: a.step, call }] : [],
+  )
+}
+
+/** Whether `approve(callId)` / `deny(callId)` would decide something now (R62). */
+export const selectIsPending = (s: DeliveryState, callId: string): boolean =>
+  selectPendingCalls(s).some(({ call }) => call.id === callId)
+
+/** What the model reported and the requests made, as counted against the budget (R80). */
+export const selectUsage = (s: DeliveryState): BudgetUsage => s.usage
+
+export const selectHasBudget = (s: DeliveryState): boolean => s.budget !== undefined

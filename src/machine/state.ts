@@ -1,3 +1,5 @@
+import type { Budget } from '../contracts/agentOptions.js'
+import type { BudgetUsage } from '../contracts/events.js'
 import type {
   AgentCancelCause,
   AgentMessage,
@@ -88,7 +90,21 @@ export type ToolOutcome = { readonly result: ToolResultBlock; readonly concluded
  * that `step/end` have returned; `request-error`: the hook runs, the only time `retry()` is
  * accepted while busy (R24).
  */
-export type TurnPhase = 'step-hook' | 'model' | 'tools' | 'turn-stopping' | 'request-failed' | 'request-error'
+export type TurnPhase =
+  | 'step-hook'
+  | 'model'
+  | 'tools'
+  | 'turn-stopping'
+  | 'request-failed'
+  | 'request-error'
+  /** A budget was passed at a step boundary (R80): the next step waits for `raiseBudget()`. */
+  | 'budget-paused'
+
+/**
+ * A call's place in the approval of its step (R61, R62): it waits for a decision, or was
+ * decided. A call that needs no approval has no slot.
+ */
+export type ApprovalSlot = 'pending' | 'approved' | 'denied'
 
 export type Turn = {
   readonly kind: 'turn'
@@ -110,6 +126,12 @@ export type Turn = {
   readonly maxTokens: boolean
   readonly requestError?: unknown
   readonly abort?: Abort
+  /** Approval slots by call index, once the step's `needsApproval` answers are known (R61). */
+  readonly approvals?: readonly (ApprovalSlot | undefined)[] | undefined
+  /** The most steps this turn may take (`followup(x, {maxSteps})`, R81). */
+  readonly maxSteps?: number
+  /** The turn ends after this step for this reason (R80, R81). */
+  readonly stop?: 'budget' | 'max-steps' | undefined
 }
 
 /** A turn ended (or an admission was rejected) and the driver's next move is scheduled (R13b). */
@@ -141,6 +163,9 @@ export type DeliveryState = {
   readonly releasing?: true
   /** The store keeps an inbox journal: every inbox change is also a `journal` output (R50). */
   readonly journaling: boolean
+  /** What the model reported over the session, counted against `budget` (R80). */
+  readonly usage: BudgetUsage
+  readonly budget?: Budget
 }
 
 export const initialState = (agentId: string, lastTurn = 0): DeliveryState => ({
@@ -157,7 +182,10 @@ export const initialState = (agentId: string, lastTurn = 0): DeliveryState => ({
   retryPending: false,
   disposal: 'none',
   journaling: false,
+  usage: NO_USAGE,
 })
+
+export const NO_USAGE: BudgetUsage = Object.freeze({ totalTokens: 0, requests: 0 })
 
 export const EMPTY_DRAFT: StepDraft = { content: [], toolCalls: [] }
 

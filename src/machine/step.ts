@@ -1,12 +1,13 @@
 import type { ContentBlock, ToolResultBlock } from '../contracts/messages.js'
 import type { ModelEvent } from '../contracts/model.js'
 import { errorText } from '../messages/errorText.js'
+import { budgetStops, continueTurn, countRequest } from './budget.js'
 import type { InputOf } from './inputs.js'
 import { drainOutbox } from './outbox.js'
 import { withContent, withDraft, withTurn, withTurnDraft } from './records.js'
 import type { Reduction } from './reduction.js'
 import { hasSteering, type StepDraft, type Turn } from './state.js'
-import { beginStep, liveTurn } from './stepStart.js'
+import { liveTurn } from './stepStart.js'
 import { closeTurn } from './turnEnd.js'
 
 /** R15, R20a: after the `step` hook, drain the outbox, open the step, call the model. */
@@ -70,20 +71,31 @@ export const modelComplete = (r: Reduction, { activity, step }: InputOf<'model/c
   // Two literals, not a conditional spread: docs/performance.md#records-copied-field-by-field.
   const data = usage ? { turn: turn.turn, step, content, usage } : { turn: turn.turn, step, content }
   r.durable({ type: 'assistant/message', data })
+  countRequest(r, usage)
   const maxTokens = turn.maxTokens || finish === 'max-tokens'
-  if (finish === 'max-tokens') {
+  const stop = budgetStops(r.state) ? 'budget' : undefined
+  if (finish === 'max-tokens' || stop) {
     for (const call of toolCalls) {
       r.durable({ type: 'tool/call', data: { turn: turn.turn, step, call } })
-      const result = notRun(call.id)
+      const result = stop ? notRunBudget(call.id) : notRun(call.id)
       r.durable({ type: 'tool/result', data: { turn: turn.turn, step, result } })
     }
-    return finishStep(r, withTurn(turn, { maxTokens, phase: 'tools' }))
+    return finishStep(r, withTurn(turn, { maxTokens, phase: 'tools', stop }))
   }
   const inTools = withTurn(turn, { maxTokens, phase: 'tools' })
   if (toolCalls.length === 0) return finishStep(r, inTools)
   r.setActivity(inTools)
   r.effect({ kind: 'tools', activity, turn: turn.turn, step, calls: toolCalls })
 }
+
+/** R80: a `'stop'` budget was passed by the request that asked for this call. */
+const notRunBudget = (toolCallId: string): ToolResultBlock => ({
+  type: 'tool-result',
+  toolCallId,
+  content: [{ type: 'text', text: 'Not run: the budget of this agent was used up.' }],
+  isError: true,
+  code: 'NOT_RUN_BUDGET',
+})
 
 const notRun = (toolCallId: string): ToolResultBlock => ({
   type: 'tool-result',
@@ -98,21 +110,25 @@ export const finishStep = (r: Reduction, turn: Turn): void => {
   const drained = drainOutbox(r, turn.turn)
   r.durable({ type: 'step/end', data: { turn: turn.turn, step: turn.step } })
   const ended = withTurn(turn, { stepOpen: false })
-  if (turn.concluded) return closeTurn(r, ended, endReason(ended)) // R17
+  if (turn.concluded || turn.stop) return closeTurn(r, ended, endReason(ended)) // R17, R80
   const ranTools = turn.toolResults > 0 && turn.draft.finish !== 'max-tokens'
-  if (ranTools || drained || hasSteering(r.state.outbox)) return beginStep(r, ended, turn.step + 1)
+  if (ranTools || drained || hasSteering(r.state.outbox)) return continueTurn(r, ended, turn.step + 1)
   r.setActivity(withTurn(ended, { phase: 'turn-stopping' }))
   r.effect({ kind: 'turn-stopping', activity: turn.id, turn: turn.turn, step: turn.step })
 }
 
 const endReason = (turn: Turn) =>
-  turn.maxTokens ? { kind: 'max-tokens' as const } : { kind: 'completed' as const }
+  turn.stop
+    ? { kind: turn.stop }
+    : turn.maxTokens
+      ? { kind: 'max-tokens' as const }
+      : { kind: 'completed' as const }
 
 /** R16, R20c: after `turnStopping`, one more drain; steering in it runs another step. */
 export const turnStoppingDone = (r: Reduction, { activity }: InputOf<'turn-stopping/done'>): void => {
   const turn = liveTurn(r, activity, 'turn-stopping')
   if (!turn) return
-  if (drainOutbox(r, turn.turn)) return beginStep(r, turn, turn.step + 1)
+  if (drainOutbox(r, turn.turn)) return continueTurn(r, turn, turn.step + 1)
   closeTurn(r, turn, endReason(turn))
 }
 
@@ -132,6 +148,7 @@ export const hookFailed = (r: Reduction, { activity, step, error }: InputOf<'hoo
 export const modelFailed = (r: Reduction, { activity, step, error }: InputOf<'model/failed'>): void => {
   const turn = liveTurn(r, activity, 'model', step)
   if (!turn) return
+  countRequest(r, undefined)
   r.durable({ type: 'step/end', data: { turn: turn.turn, step } })
   r.setActivity(withTurn(turn, { phase: 'request-failed', stepOpen: false, requestError: error }))
   r.effect({ kind: 'post', input: { type: 'request-error/start', activity } })

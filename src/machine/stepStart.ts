@@ -33,6 +33,7 @@ export const beginStep = (
     started: [],
     outcomes: [],
     maxTokens: base.maxTokens ?? false,
+    approvals: undefined,
   })
   r.setActivity(turn)
   r.effect({ kind: 'step-hook', activity: turn.id, turn: turn.turn, step })

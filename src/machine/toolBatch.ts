@@ -34,10 +34,15 @@ export const toolResult = (
   { activity, step, index, result, concluded }: InputOf<'tool/result'>,
 ): void => {
   const turn = batchTurn(r, activity, step)
-  const calls = turn?.draft.toolCalls.length ?? 0
-  if (!turn || index < turn.toolResults || index >= calls || turn.outcomes?.[index]) return
+  if (turn) takeOutcome(r, turn, index, { result, concluded })
+}
+
+/** Buffers call `index`'s outcome, records what is next in model order; the last one ends the step. */
+export const takeOutcome = (r: Reduction, turn: Turn, index: number, outcome: ToolOutcome): void => {
+  const calls = turn.draft.toolCalls.length
+  if (index < turn.toolResults || index >= calls || turn.outcomes?.[index]) return
   const outcomes = [...(turn.outcomes ?? [])]
-  outcomes[index] = { result, concluded }
+  outcomes[index] = outcome
   // After an abort, outcomes are only kept: the unwind records the whole batch (R25).
   if (turn.abort) return r.setActivity(withTurn(turn, { outcomes }))
   const next = recordReady(r, withTurn(turn, { outcomes }))
@@ -78,7 +83,10 @@ export const abortBatch = (r: Reduction, turn: Turn): void => {
     const call = turn.draft.toolCalls[i]
     if (!call) break
     const outcome = turn.outcomes?.[i] ?? {
-      result: aborted(call.id, turn.started?.[i] === true),
+      result:
+        turn.approvals?.[i] === 'pending'
+          ? abortedWhilePending(call.id)
+          : aborted(call.id, turn.started?.[i] === true),
       concluded: false,
     }
     next = record(r, next, outcome)
@@ -91,6 +99,15 @@ const aborted = (toolCallId: string, started: boolean): ToolResultBlock => ({
   content: [{ type: 'text', text: started ? 'Cancelled while running.' : 'Cancelled before it started.' }],
   isError: true,
   code: started ? 'ABORTED' : 'ABORTED_BEFORE_DISPATCH',
+})
+
+/** R64: a call that waited for approval when the turn was cancelled never runs. */
+const abortedWhilePending = (toolCallId: string): ToolResultBlock => ({
+  type: 'tool-result',
+  toolCallId,
+  content: [{ type: 'text', text: 'Cancelled while waiting for approval; it never ran.' }],
+  isError: true,
+  code: 'ABORTED',
 })
 
 /**

@@ -15,13 +15,16 @@ export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions
       withHints(issues, (at) => (at === 'options' ? options : undefined)),
     )
   }
-  const { target, wakeup, ifBusy, turn } = result.data
-  if (ifBusy === undefined && turn === undefined) return Object.freeze({ target, wakeup })
+  const { target, wakeup, ifBusy, turn, onApproval } = result.data
+  // 'hold' is the default: a send that says it is the same value as one that does not.
+  const deny = onApproval === 'deny'
+  if (ifBusy === undefined && turn === undefined && !deny) return Object.freeze({ target, wakeup })
   return Object.freeze({
     target,
     wakeup,
     ...(ifBusy === undefined ? {} : { ifBusy }),
     ...(turn === undefined ? {} : { turn }),
+    ...(deny ? { onApproval } : {}),
   })
 }
 

@@ -25,6 +25,8 @@ export const toolResultCodes = [
   'ABORTED',
   'ABORTED_BEFORE_DISPATCH',
   'NOT_RUN_MAX_TOKENS',
+  'NOT_RUN_BUDGET',
+  'DENIED',
 ] as const satisfies readonly ToolResultCode[]
 
 const textBlockSchema = z.strictObject({ type: z.literal('text'), text: z.string() })
@@ -109,6 +111,7 @@ export const userMessageDataSchema: z.ZodType<UserMessageData> = z.object({
 })
 
 const ifBusySchema = z.enum(['accept', 'reject', 'interrupt'])
+const onApprovalSchema = z.enum(['hold', 'deny'])
 const turnSchema = z.int().min(1)
 
 /**
@@ -121,6 +124,7 @@ export const sendOptionsSchema = z
     wakeup: z.boolean(),
     ifBusy: ifBusySchema.optional(),
     turn: turnSchema.optional(),
+    onApproval: onApprovalSchema.optional(),
   })
   .superRefine((o, ctx) => {
     if (o.turn !== undefined && o.target !== 'next-step')
@@ -138,11 +142,15 @@ export const sendOptionsSchema = z
   }) as unknown as z.ZodType<SendOptions>
 
 /** The options of `followup` and `inject`. */
-export const presetOptionsSchema = z.strictObject({ ifBusy: ifBusySchema.optional() })
+export const presetOptionsSchema = z.strictObject({
+  ifBusy: ifBusySchema.optional(),
+  onApproval: onApprovalSchema.optional(),
+})
 /** The options of `steer`. */
 export const steerOptionsSchema = z.strictObject({
   ifBusy: ifBusySchema.optional(),
   turn: turnSchema.optional(),
+  onApproval: onApprovalSchema.optional(),
 })
 
 export const cancelCauseSchema: z.ZodType<AgentCancelCause> = z.discriminatedUnion('kind', [

@@ -5,7 +5,7 @@ import type { AgentMessageId } from '../contracts/messages.js'
 import type { Effect } from '../machine/effects.js'
 import type { Command, Input, Signal } from '../machine/inputs.js'
 import { type Reduced, reduce } from '../machine/reduce.js'
-import { selectHolds, selectQuiescent } from '../machine/selectors.js'
+import { selectHolds, selectQuiescent, selectStatus } from '../machine/selectors.js'
 import type { DeliveryState } from '../machine/state.js'
 import type { AcceptedSend } from '../messages/acceptSend.js'
 import { Broadcast } from './broadcast.js'
@@ -169,7 +169,9 @@ export class Driver<A> {
   #settle(): void {
     const engine = this.#engine
     if (engine === undefined || this.#finished || this.#inFlight > 0 || !this.config.release) return
-    if (this.#inputsEntered !== this.#inputsDelivered || !selectQuiescent(this.#state)) return
+    if (this.#inputsEntered !== this.#inputsDelivered) return
+    // A paused turn with nothing running waits for a person: it holds no pipeline either (R61).
+    if (!selectQuiescent(this.#state) && selectStatus(this.#state) !== 'paused') return
     this.#engine = undefined
     engine.subscription.unsubscribe()
   }

@@ -5,9 +5,11 @@ import {
   EMPTY,
   endWith,
   ignoreElements,
+  map,
   type Observable,
   of,
   type SchedulerLike,
+  timer,
 } from 'rxjs'
 import type { ModelAdapter, ToolSpec } from '../contracts/model.js'
 import type { SessionStore } from '../contracts/store.js'
@@ -16,6 +18,7 @@ import type { Admission, Signal } from '../machine/inputs.js'
 import { startFlush } from '../session/flush.js'
 import type { Transcript } from '../session/transcript.js'
 import type { Activities } from './activities.js'
+import type { ApprovalGate } from './approvalGate.js'
 import { callHook, hookList } from './callHook.js'
 import { callModel } from './callModel.js'
 import { closeStore } from './closeStore.js'
@@ -32,6 +35,7 @@ export type EffectRunnerDeps<A> = {
   readonly hooks: Hooks<A>
   readonly toolSpecs: readonly ToolSpec[]
   readonly runTools: ToolBatchRunner<A>
+  readonly approvals: ApprovalGate<A>
   readonly transcript: Transcript
   readonly store: SessionStore
   readonly scheduler: SchedulerLike
@@ -109,10 +113,20 @@ const runners: Runners = {
   tools: (effect, ctx) => {
     const { activity, step } = effect
     const signal = ctx.activities.signalOf(activity)
-    const ran = defer(() => ctx.runTools({ ...effect, agent: ctx.agent, signal })).pipe(
-      catchError((error: unknown) => of<Signal>({ type: 'tools/failed', activity, step, error })),
-    )
+    const batch = { ...effect, agent: ctx.agent, signal }
+    // Without `only`, the step's calls are new: the tools that ask for approval answer first (R61).
+    const ran = defer(
+      () => (effect.only === undefined && ctx.approvals.check(batch)) || ctx.runTools(batch),
+    ).pipe(catchError((error: unknown) => of<Signal>({ type: 'tools/failed', activity, step, error })))
     return ctx.activities.untilStopped(activity, ran)
+  },
+  'approval-timer': ({ activity, step, index, call }, ctx) => {
+    const ms = ctx.approvals.timeoutOf(call.name)
+    if (ms === undefined) return undefined
+    const expired = timer(ms, ctx.scheduler).pipe(
+      map((): Signal => ({ type: 'approval/timeout', activity, step, index })),
+    )
+    return ctx.activities.untilStopped(activity, expired)
   },
   'turn-stopping': ({ activity, turn, step }, ctx) => {
     const hooks = hookList(ctx.hooks.turnStopping)

@@ -11,6 +11,7 @@ import type { DeliveryState } from '../machine/state.js'
 import type { AcceptedSend } from '../messages/acceptSend.js'
 import type { Transcript } from '../session/transcript.js'
 import { Activities } from './activities.js'
+import { createApprovalGate } from './approvalGate.js'
 import type { Broadcast } from './broadcast.js'
 import { createEffectRunner } from './effectRunner.js'
 import type { HookSet } from './hookSet.js'
@@ -32,6 +33,8 @@ export type EngineConfig<A> = {
   readonly tools: readonly ToolDefinition<A>[]
   readonly toolSpecs: readonly ToolSpec[]
   readonly maxParallel: number
+  /** The agent's `approvalTimeoutMs` (R66); a tool's own wins. */
+  readonly approvalTimeoutMs: number | undefined
   readonly scheduler: SchedulerLike
   readonly transcript: Transcript
   readonly store: SessionStore
@@ -105,6 +108,7 @@ export const buildEngine = <A>(parts: EngineParts<A>): Engine => {
     hooks: config.hooks,
     toolSpecs: config.toolSpecs,
     runTools: createToolBatchRunner({ tools: config.tools, maxParallel: config.maxParallel, post }),
+    approvals: createApprovalGate(config.tools, config.approvalTimeoutMs, config.scheduler),
     transcript: config.transcript,
     store: config.store,
     scheduler: config.scheduler,

@@ -61,7 +61,14 @@ export const createToolBatchRunner = <A>(options: ToolRunnerOptions<A>): ToolBat
   const byName =
     options.tools.length === 0 ? NO_TOOLS : new Map(options.tools.map((tool) => [tool.name, tool]))
   return (batch) => {
-    const items = batch.calls.map((call, index): Item => ({ index, call, tool: byName.get(call.name) }))
+    const only = batch.only
+    const items =
+      only === undefined
+        ? batch.calls.map((call, index): Item => ({ index, call, tool: byName.get(call.name) }))
+        : only.flatMap((index): Item[] => {
+            const call = batch.calls[index]
+            return call ? [{ index, call, tool: byName.get(call.name) }] : []
+          })
     return from(groupCalls(items)).pipe(
       concatMap((group) =>
         from(group).pipe(mergeMap((item) => runCall(batch, item, options.post), options.maxParallel)),

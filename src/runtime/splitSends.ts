@@ -46,5 +46,7 @@ const toQueueSend = ({ message, options, text }: AcceptedSend): QueueSend => ({
   // Always listed, so every queue send has one shape (docs/performance.md).
   interrupt: options.ifBusy === 'interrupt' ? true : undefined,
   turn: options.turn,
+  deny: options.onApproval === 'deny' ? true : undefined,
 })
-const toInjectSend = ({ message }: AcceptedSend): InjectSend => ({ type: 'inject', message })
+const toInjectSend = ({ message, options }: AcceptedSend): InjectSend =>
+  options.onApproval === 'deny' ? { type: 'inject', message, deny: true } : { type: 'inject', message }

@@ -8,6 +8,8 @@ export type ToolBatch<A> = {
   readonly turn: number
   readonly step: number
   readonly calls: readonly ToolCallBlock[]
+  /** Only these calls (indices into `calls`) run: their approval is known (R61). */
+  readonly only?: readonly number[] | undefined
   readonly signal: AbortSignal
 }
 

@@ -36,6 +36,8 @@ const TOOL_RESULT_CODES = new Set([
   'ABORTED',
   'ABORTED_BEFORE_DISPATCH',
   'NOT_RUN_MAX_TOKENS',
+  'NOT_RUN_BUDGET',
+  'DENIED',
 ])
 
 const isToolCall = (b: Rec, n: number): boolean =>

@@ -18,11 +18,17 @@ const toolCall = z.strictObject({
   arguments: z.string(),
 })
 
+const count = z.number().nonnegative()
+const budgetUsage = z.strictObject({ totalTokens: count, requests: count })
+const budgetLimits = z.strictObject({ maxTotalTokens: count.optional(), maxRequests: count.optional() })
+
 const reason = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('completed') }),
   z.strictObject({ kind: z.literal('max-tokens') }),
   z.strictObject({ kind: z.literal('aborted') }),
   z.strictObject({ kind: z.literal('disposed') }),
+  z.strictObject({ kind: z.literal('budget') }),
+  z.strictObject({ kind: z.literal('max-steps') }),
   z.strictObject({ kind: z.literal('error'), step: z.int().min(0), message: z.string() }),
 ])
 const trigger = z.discriminatedUnion('kind', [
@@ -56,6 +62,23 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     'tool/result',
     z.strictObject({ turn, step, result: contentBlockSchema.refine((b) => b.type === 'tool-result') }),
   ),
+  event(
+    'approval/request',
+    z.strictObject({ turn, step, callId: z.string(), name: z.string(), arguments: z.string() }),
+  ),
+  event(
+    'approval/decision',
+    z.strictObject({
+      turn,
+      step,
+      callId: z.string(),
+      decision: z.enum(['approved', 'denied']),
+      reason: z.string().optional(),
+      source: messageSourceSchema,
+      byMessage: id.optional(),
+    }),
+  ),
+  event('budget/pause', z.strictObject({ turn, step, usage: budgetUsage, limits: budgetLimits })),
 ]) as unknown as z.ZodType<SessionEvent>
 
 /** Where a list of events breaks the schema or the `seq` order; `undefined` when it is valid. */

@@ -44,6 +44,10 @@ export const label = (event: AgentEvent | SessionEvent): string => {
       return `error(${event.turn}.${event.step})`
     case 'agent/stream/delta':
       return `delta(${event.text})`
+    case 'agent/approval/requested':
+      return `approval?(${event.name})`
+    case 'agent/budget/exceeded':
+      return `budget/exceeded(${event.turn}.${event.step})`
   }
 }
 
@@ -67,6 +71,12 @@ const durableLabel = (event: SessionEvent): string => {
       return `tool/call(${event.data.call.name})`
     case 'tool/result':
       return `tool/result(${toolResultLabel(event.data.result)})`
+    case 'approval/request':
+      return `approval/request(${event.data.name})`
+    case 'approval/decision':
+      return `approval/decision(${event.data.decision}${event.data.reason ? `,${event.data.reason}` : ''})`
+    case 'budget/pause':
+      return `budget/pause(${event.data.turn}.${event.data.step})`
   }
 }
 

@@ -73,6 +73,15 @@ export const checkTools = (tools: unknown): InputIssue[] => {
       }
     }
     if (typeof tool?.execute !== 'function') at('execute', 'expected a function')
+    const rule = tool?.needsApproval
+    if (rule !== undefined && typeof rule !== 'boolean' && typeof rule !== 'function')
+      at('needsApproval', 'expected true, false, or a function (args, ctx) => boolean')
+    const limit = tool?.approvalTimeoutMs
+    if (limit !== undefined && !isTimeout(limit))
+      at('approvalTimeoutMs', 'expected a number of milliseconds > 0 (leave it out for no limit)')
   })
   return issues
 }
+
+/** A limit in milliseconds: a number above 0 (`Infinity` waits forever). */
+export const isTimeout = (value: unknown): boolean => typeof value === 'number' && value > 0

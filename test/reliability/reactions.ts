@@ -8,7 +8,7 @@ type Call = (op: Op, text: string, origin: Origin, on?: ReactionOn) => void
 export const liveKey = (e: AgentEvent): ReactionOn | undefined => {
   switch (e.type) {
     case 'agent/status':
-      return e.status
+      return e.status === 'paused' ? undefined : e.status
     case 'agent/inbox/enqueue':
       return 'enqueue'
     case 'agent/inbox/dequeue':

@@ -16,6 +16,7 @@ const runnerWith = (runTools: () => never) => {
     hooks: {},
     toolSpecs: [],
     runTools,
+    approvals: { check: () => undefined, timeoutOf: () => undefined },
     transcript: new Transcript(store, []),
     store,
     scheduler: asapScheduler,

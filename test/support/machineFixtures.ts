@@ -183,7 +183,9 @@ const effectLabel = (e: Effect): string => {
     case 'request-error':
       return `${e.kind}#${e.activity}(${e.turn}.${e.step})`
     case 'tools':
-      return `tools#${e.activity}(${e.turn}.${e.step},${e.calls.map((c) => c.id).join(',')})`
+      return `tools#${e.activity}(${e.turn}.${e.step},${e.calls.map((c) => c.id).join(',')}${e.only ? `;only ${e.only.join(',')}` : ''})`
+    case 'approval-timer':
+      return `approval-timer#${e.activity}(${e.step}.${e.index})`
     case 'close-store':
     case 'complete':
     case 'persist':

@@ -1,0 +1,51 @@
+import type { PendingApproval } from '../contracts/agent.js'
+import type { SessionEvent } from '../contracts/events.js'
+import { selectPendingCalls } from '../machine/selectors.js'
+import type { DeliveryState } from '../machine/state.js'
+
+const NONE: readonly PendingApproval[] = Object.freeze([])
+
+/**
+ * `agent.approvals` (R61): the pending calls of the state, each with the `seq` of its
+ * `approval/request`. The same frozen list is returned while nothing changed, so `approvals$`
+ * can skip repeats by identity.
+ */
+export class ApprovalsView {
+  #activity: DeliveryState['activity'] = null
+  #list: readonly PendingApproval[] = NONE
+
+  current(state: DeliveryState, events: readonly SessionEvent[]): readonly PendingApproval[] {
+    if (state.activity === this.#activity) return this.#list
+    this.#activity = state.activity
+    const pending = selectPendingCalls(state)
+    const next =
+      pending.length === 0
+        ? NONE
+        : Object.freeze(
+            pending.map(({ turn, step, call }) =>
+              Object.freeze({
+                turn,
+                step,
+                callId: call.id,
+                name: call.name,
+                arguments: call.arguments,
+                requestedSeq: requestSeq(events, call.id),
+              }),
+            ),
+          )
+    if (!sameCalls(next, this.#list)) this.#list = next
+    return this.#list
+  }
+}
+
+/** The request is among the last events of the log: searched from the end. */
+const requestSeq = (events: readonly SessionEvent[], callId: string): number => {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]
+    if (e?.type === 'approval/request' && e.data.callId === callId) return e.seq
+  }
+  return 0
+}
+
+const sameCalls = (a: readonly PendingApproval[], b: readonly PendingApproval[]): boolean =>
+  a.length === b.length && a.every((x, i) => x.callId === b[i]?.callId)

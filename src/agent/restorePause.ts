@@ -1,0 +1,48 @@
+import type { Budget } from '../contracts/agentOptions.js'
+import type { SessionEvent } from '../contracts/events.js'
+import type { Effect } from '../machine/effects.js'
+import type { DeliveryState, Turn } from '../machine/state.js'
+import { type PausedTurn, usageOf } from '../session/pausedTurn.js'
+
+/**
+ * The delivery state of a session that reopens paused (R65): its last turn is the activity again,
+ * in the phase it stopped in, with its window open and `status` `'paused'`; and the effect that
+ * resumes it (the calls the pause does not hold run again, the pending ones are timed again).
+ */
+export const pausedState = (
+  paused: PausedTurn,
+  id: number,
+): { readonly state: Partial<DeliveryState>; readonly owed: readonly Effect[] } => {
+  const approval = paused.reason === 'approval'
+  const turn: Turn = {
+    kind: 'turn',
+    id,
+    turn: paused.turn,
+    step: paused.step,
+    phase: approval ? 'tools' : 'budget-paused',
+    stepOpen: approval,
+    draft: approval ? { content: paused.content, toolCalls: paused.calls, finish: 'tool-calls' } : EMPTY,
+    toolResults: approval ? paused.recorded : 0,
+    concluded: false,
+    started: [],
+    outcomes: [],
+    maxTokens: false,
+    approvals: approval ? paused.approvals : undefined,
+  }
+  const state: Partial<DeliveryState> = {
+    activity: turn,
+    nextActivity: id + 1,
+    status: 'paused',
+    window: true,
+    wakeScheduled: false,
+  }
+  return { state, owed: approval ? [{ kind: 'post', input: { type: 'turn/resume', activity: id } }] : [] }
+}
+
+const EMPTY = Object.freeze({ content: Object.freeze([]), toolCalls: Object.freeze([]) })
+
+/** The budget fields of a state: the limits given, and the usage the log shows (R80). */
+export const budgetState = (
+  budget: Budget | undefined,
+  history: readonly SessionEvent[],
+): Partial<DeliveryState> => (budget === undefined ? {} : { budget, usage: usageOf(history) })

@@ -1,0 +1,186 @@
+import type { ApprovalDecisionData } from '../contracts/events.js'
+import type { AgentMessage, ToolResultBlock } from '../contracts/messages.js'
+import type { Decision, InputOf } from './inputs.js'
+import { pause, unpause } from './pause.js'
+import { withTurn } from './records.js'
+import type { Reduction } from './reduction.js'
+import type { ApprovalSlot, Turn } from './state.js'
+import { liveTurn } from './stepStart.js'
+import { takeOutcome } from './toolBatch.js'
+
+/**
+ * R61: the step's `needsApproval` answers are in. Each call that needs approval gets its
+ * `approval/request` (model order) and the turn pauses; the other calls run meanwhile. Reaching
+ * the pause is a checkpoint (R65).
+ */
+export const approvalsChecked = (
+  r: Reduction,
+  { activity, step, needs, failures }: InputOf<'approvals/checked'>,
+): void => {
+  const turn = liveTurn(r, activity, 'tools', step)
+  if (!turn || turn.approvals) return
+  for (const error of failures)
+    r.live({ type: 'agent/error', agentId: r.state.agentId, turn: turn.turn, step, error })
+  const calls = turn.draft.toolCalls
+  const slots: (ApprovalSlot | undefined)[] = calls.map((_, i) => (needs[i] === true ? 'pending' : undefined))
+  const run = calls.flatMap((_, i) => (slots[i] === 'pending' ? [] : [i]))
+  r.setActivity(withTurn(turn, { approvals: slots }))
+  if (run.length < calls.length) {
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]
+      if (slots[i] !== 'pending' || !call) continue
+      const data = { turn: turn.turn, step, callId: call.id, name: call.name, arguments: call.arguments }
+      r.durable({ type: 'approval/request', data })
+      r.live({ type: 'agent/approval/requested', agentId: r.state.agentId, ...data })
+    }
+    pause(r)
+  }
+  if (run.length > 0) r.effect({ kind: 'tools', activity, turn: turn.turn, step, calls, only: run })
+  if (run.length < calls.length) {
+    timePending(r, withTurn(turn, { approvals: slots }))
+    r.effect({ kind: 'persist' })
+  }
+}
+
+/** `approve(callId)` / `deny(callId)` (R62): the façade checked that it is pending. */
+export const decide = (r: Reduction, decision: InputOf<'decide'>): void => {
+  const turn = pausedTurn(r)
+  const index = turn ? pendingIndex(turn, decision.callId) : -1
+  if (turn && index >= 0) decideAt(r, turn, index, decision)
+}
+
+/** R66: the limit ran out; the call is denied, never approved. */
+export const approvalTimeout = (
+  r: Reduction,
+  { activity, step, index }: InputOf<'approval/timeout'>,
+): void => {
+  const turn = liveTurn(r, activity, 'tools', step)
+  const call = turn?.draft.toolCalls[index]
+  if (!turn || !call || turn.approvals?.[index] !== 'pending') return
+  decideAt(r, turn, index, { callId: call.id, decision: 'denied', reason: 'timeout', source: SYSTEM })
+}
+
+/**
+ * R63: a send with `onApproval: 'deny'` denies every approval pending when it is applied, its
+ * text as the reason, in the same reduction as the send: a steer staged a moment before is drained
+ * with the DENIED results, into one request.
+ */
+export const denyPending = (r: Reduction, message: AgentMessage): void => {
+  const turn = pausedTurn(r)
+  if (!turn) return
+  const reason = textOf(message)
+  for (let i = 0; i < turn.draft.toolCalls.length; i++) {
+    const now = pausedTurn(r)
+    const call = now?.draft.toolCalls[i]
+    if (!now || now.id !== turn.id || !call || now.approvals?.[i] !== 'pending') continue
+    decideAt(r, now, i, {
+      callId: call.id,
+      decision: 'denied',
+      reason,
+      source: message.source,
+      byMessage: message.id,
+    })
+  }
+}
+
+/**
+ * A session reopened paused (R65): calls that were decided or needed no approval and have no
+ * recorded result run (again, at least once as R52 allows); denied ones get their result; the
+ * pending ones are timed again.
+ */
+export const turnResume = (r: Reduction, { activity }: InputOf<'turn/resume'>): void => {
+  const turn = liveTurn(r, activity, 'tools')
+  if (!turn) return
+  const calls = turn.draft.toolCalls
+  const run: number[] = []
+  const denied: number[] = []
+  for (let i = turn.toolResults; i < calls.length; i++) {
+    const slot = turn.approvals?.[i]
+    if (slot === 'denied') denied.push(i)
+    else if (slot !== 'pending') run.push(i)
+  }
+  if (run.length > 0)
+    r.effect({ kind: 'tools', activity, turn: turn.turn, step: turn.step, calls, only: run })
+  timePending(r, turn)
+  for (const index of denied) {
+    const now = r.state.activity
+    const call = calls[index]
+    if (now?.kind === 'turn' && now.id === turn.id && call) {
+      takeOutcome(r, now, index, { result: deniedResult(call.id, undefined), concluded: false })
+    }
+  }
+}
+
+const SYSTEM = Object.freeze({ kind: 'system' })
+
+const decideAt = (r: Reduction, turn: Turn, index: number, d: Decision): void => {
+  const call = turn.draft.toolCalls[index]
+  if (!call) return
+  r.durable({ type: 'approval/decision', data: decisionData(turn, d) })
+  const approvals = [...(turn.approvals ?? [])]
+  approvals[index] = d.decision
+  const next = withTurn(turn, { approvals })
+  r.setActivity(next)
+  if (!approvals.includes('pending')) unpause(r)
+  if (d.decision === 'approved') {
+    const { id: activity, step } = turn
+    r.effect({ kind: 'tools', activity, turn: turn.turn, step, calls: turn.draft.toolCalls, only: [index] })
+  } else {
+    takeOutcome(r, next, index, { result: deniedResult(call.id, d.reason), concluded: false })
+  }
+}
+
+const decisionData = (turn: Turn, d: Decision): ApprovalDecisionData => {
+  const data: { -readonly [K in keyof ApprovalDecisionData]: ApprovalDecisionData[K] } = {
+    turn: turn.turn,
+    step: turn.step,
+    callId: d.callId,
+    decision: d.decision,
+    source: d.source,
+  }
+  if (d.reason !== undefined) data.reason = d.reason
+  if (d.byMessage !== undefined) data.byMessage = d.byMessage
+  return data
+}
+
+const timePending = (r: Reduction, turn: Turn): void => {
+  const calls = turn.draft.toolCalls
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index]
+    if (call && turn.approvals?.[index] === 'pending')
+      r.effect({ kind: 'approval-timer', activity: turn.id, step: turn.step, index, call })
+  }
+}
+
+/** The running turn when some approval of its step is pending and no cancel hit it. */
+const pausedTurn = (r: Reduction): Turn | undefined => {
+  const a = r.state.activity
+  return a?.kind === 'turn' && !a.abort && a.phase === 'tools' && a.approvals?.includes('pending')
+    ? a
+    : undefined
+}
+
+const pendingIndex = (turn: Turn, callId: string): number =>
+  turn.draft.toolCalls.findIndex((call, i) => call.id === callId && turn.approvals?.[i] === 'pending')
+
+/** Whether `callId` waits for a decision in this state (the façade's check before `decide`). */
+export const isPendingApproval = (turn: Turn | undefined, callId: string): boolean =>
+  turn !== undefined && !turn.abort && turn.phase === 'tools' && pendingIndex(turn, callId) >= 0
+
+const textOf = (message: AgentMessage): string =>
+  message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n')
+
+export const deniedResult = (toolCallId: string, reason: string | undefined): ToolResultBlock => ({
+  type: 'tool-result',
+  toolCallId,
+  content: [
+    {
+      type: 'text',
+      text: reason
+        ? `Denied: the user did not approve this call. Reason: ${reason}`
+        : 'Denied: the user did not approve this call.',
+    },
+  ],
+  isError: true,
+  code: 'DENIED',
+})

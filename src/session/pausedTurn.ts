@@ -1,0 +1,97 @@
+import type { BudgetUsage, SessionEvent } from '../contracts/events.js'
+import type { ContentBlock, ToolCallBlock } from '../contracts/messages.js'
+
+/** A call's approval as the log has it: requested and not decided, or decided. */
+export type LoggedApproval = 'pending' | 'approved' | 'denied'
+
+/**
+ * The last turn of a log when it stopped paused (R65): waiting on approvals (requests without
+ * decisions in its open step) or on its budget (a `budget/pause` after its last step). Such a
+ * turn is restored paused, not closed as interrupted.
+ */
+export type PausedTurn = {
+  readonly turn: number
+  readonly step: number
+  readonly reason: 'approval' | 'budget'
+  /** The open step's `assistant/message` content and its calls (approval pauses). */
+  readonly content: readonly ContentBlock[]
+  readonly calls: readonly ToolCallBlock[]
+  /** How many of the calls have their result in the log (a prefix, in model order, R21). */
+  readonly recorded: number
+  readonly approvals: readonly (LoggedApproval | undefined)[]
+}
+
+type Scan = {
+  turn?: number | undefined
+  step?: number | undefined
+  stepOpen: boolean
+  budget: boolean
+  content: readonly ContentBlock[]
+  requests: Map<string, LoggedApproval>
+  recorded: number
+}
+
+const fresh = (scan: Scan): void => {
+  scan.content = []
+  scan.requests = new Map()
+  scan.recorded = 0
+  scan.budget = false
+}
+
+/** Reads the log once, from the start. Pure. */
+export const findPausedTurn = (history: readonly SessionEvent[]): PausedTurn | undefined => {
+  const scan: Scan = { stepOpen: false, budget: false, content: [], requests: new Map(), recorded: 0 }
+  for (const event of history) {
+    switch (event.type) {
+      case 'turn/start':
+        scan.turn = event.data.turn
+        fresh(scan)
+        break
+      case 'turn/end':
+        scan.turn = undefined
+        break
+      case 'step/start':
+        scan.step = event.data.step
+        scan.stepOpen = true
+        fresh(scan)
+        break
+      case 'step/end':
+        scan.stepOpen = false
+        break
+      case 'assistant/message':
+        scan.content = event.data.content
+        break
+      case 'approval/request':
+        scan.requests.set(event.data.callId, 'pending')
+        break
+      case 'approval/decision':
+        if (scan.requests.has(event.data.callId)) scan.requests.set(event.data.callId, event.data.decision)
+        break
+      case 'tool/result':
+        scan.recorded++
+        break
+      case 'budget/pause':
+        scan.budget = true
+        break
+    }
+  }
+  if (scan.turn === undefined || scan.step === undefined) return undefined
+  const calls = scan.content.filter((b): b is ToolCallBlock => b.type === 'tool-call')
+  const base = { turn: scan.turn, step: scan.step, content: scan.content, calls, recorded: scan.recorded }
+  if (!scan.stepOpen && scan.budget) return { ...base, reason: 'budget', approvals: [] }
+  const approvals = calls.map((call) => scan.requests.get(call.id))
+  const waits = approvals.some((slot, i) => slot === 'pending' && i >= scan.recorded)
+  return scan.stepOpen && waits ? { ...base, reason: 'approval', approvals } : undefined
+}
+
+/** What the model reported and the requests made, over a log (R80): one request per step. */
+export const usageOf = (history: readonly SessionEvent[]): BudgetUsage => {
+  let totalTokens = 0
+  let requests = 0
+  for (const event of history) {
+    if (event.type === 'step/start') requests++
+    else if (event.type === 'assistant/message' && event.data.usage)
+      totalTokens += event.data.usage.inputTokens + event.data.usage.outputTokens
+  }
+  return { totalTokens, requests }
+}
