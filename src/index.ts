@@ -1,9 +1,10 @@
 export { createAgent } from './agent/createAgent.js'
-export type { Agent, AgentSession } from './contracts/agent.js'
-export type { AgentOptions } from './contracts/agentOptions.js'
+export type { Agent, AgentSession, DecisionOptions, PendingApproval } from './contracts/agent.js'
+export type { AgentOptions, Budget } from './contracts/agentOptions.js'
 export {
   AgentBusyError,
   AgentDisposedError,
+  ApprovalNotPendingError,
   FlushTimeoutError,
   InboxFullError,
   type InputIssue,
@@ -16,6 +17,13 @@ export type {
   AgentEvent,
   AgentEventOf,
   AgentEventType,
+  ApprovalDecisionData,
+  ApprovalRequestData,
+  ApprovalRequestedEvent,
+  BudgetExceededEvent,
+  BudgetLimits,
+  BudgetPauseData,
+  BudgetUsage,
   CancelRequestedEvent,
   InboxDequeueEvent,
   InboxDiscardEvent,
@@ -64,6 +72,7 @@ export type {
   JsonValue,
   Message,
   MessageSource,
+  OnApproval,
   PresetOptions,
   ReasoningBlock,
   SendInput,
@@ -79,7 +88,7 @@ export type {
 } from './contracts/messages.js'
 export type { FinishReason, ModelAdapter, ModelEvent, ModelRequest, ToolSpec } from './contracts/model.js'
 export type { SessionStore } from './contracts/store.js'
-export type { ToolContext, ToolDefinition, ToolResult } from './contracts/tools.js'
+export type { ApprovalContext, ToolContext, ToolDefinition, ToolResult } from './contracts/tools.js'
 export { createGoalController } from './goals/createGoalController.js'
 export { decodeGoalEvent } from './goals/decodeGoalEvent.js'
 export {

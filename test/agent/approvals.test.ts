@@ -3,11 +3,11 @@
  * turn; a decision, a send with `onApproval: 'deny'`, a timeout or a cancel is what ends the
  * pause, and nothing but an `approved` decision runs the call (V9).
  */
-import { firstValueFrom, filter, VirtualTimeScheduler } from 'rxjs'
+import { filter, firstValueFrom, VirtualTimeScheduler } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { ApprovalNotPendingError, defineTool, InvalidInputError } from '../../src/index.js'
 import type { Agent } from '../../src/index.js'
+import { ApprovalNotPendingError, defineTool, InvalidInputError } from '../../src/index.js'
 import { label } from '../../src/testing.js'
 import { run } from '../support/agents.js'
 
@@ -35,8 +35,7 @@ const echo = defineTool({
 
 const call = (id: string, cmd: string) => ({ id, name: 'shell', arguments: JSON.stringify({ cmd }) })
 
-const paused = (agent: Agent) =>
-  firstValueFrom(agent.approvals$.pipe(filter((list) => list.length > 0)))
+const paused = (agent: Agent) => firstValueFrom(agent.approvals$.pipe(filter((list) => list.length > 0)))
 
 describe('R61: a call that needs approval pauses the turn', () => {
   it('R61: approval/request after the assistant message, status paused, approvals listed, nothing runs', async () => {
