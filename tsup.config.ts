@@ -1,37 +1,42 @@
-import { defineConfig } from 'tsup'
+import { defineConfig, type Options } from 'tsup'
+
+const entries = {
+  index: 'src/index.ts',
+  testing: 'src/testing.ts',
+  openai: 'src/openai.ts',
+  aisdk: 'src/aisdk.ts',
+  timeline: 'src/timeline.ts',
+  client: 'src/client.ts',
+  postgres: 'src/postgres.ts',
+}
+
+const library: Options = {
+  dts: { entry: entries },
+  // No source maps in the package: the output is plain, unminified ESM and CommonJS that a
+  // stack trace can be read in as it is; maps with their embedded sources were 62% of the
+  // tarball and point at src/, which is not shipped.
+  sourcemap: false,
+  target: 'node20',
+  // eventsource-parser is ESM-only and tiny: bundled, so the CJS build needs no require(esm).
+  noExternal: ['eventsource-parser'],
+  // Shared code in shared chunks for CommonJS too (ESM splits by default): an error class that
+  // steerable/postgres or steerable/openai throws is then the very class the main entry
+  // exports, so `instanceof` works under require as under import.
+  splitting: true,
+}
 
 export default defineConfig([
+  // The ESM build holds the terminal app too (`cli`), so the app shares the entries' chunks:
+  // bundled on its own it carried a second copy of the engine, a quarter of the package.
+  { ...library, entry: { ...entries, cli: 'src/cli.ts' }, format: ['esm'] },
+  { ...library, entry: entries, format: ['cjs'] },
   {
-    entry: {
-      index: 'src/index.ts',
-      testing: 'src/testing.ts',
-      openai: 'src/openai.ts',
-      aisdk: 'src/aisdk.ts',
-      timeline: 'src/timeline.ts',
-      client: 'src/client.ts',
-      postgres: 'src/postgres.ts',
-    },
-    format: ['esm', 'cjs'],
-    dts: true,
-    // No source maps in the package: the output is plain, unminified ESM and CommonJS that a
-    // stack trace can be read in as it is; maps with their embedded sources were 62% of the
-    // tarball and point at src/, which is not shipped.
-    sourcemap: false,
-    target: 'node20',
-    // eventsource-parser is ESM-only and tiny: bundled, so the CJS build needs no require(esm).
-    noExternal: ['eventsource-parser'],
-    // Shared code in shared chunks for CommonJS too (ESM splits by default): an error class that
-    // steerable/postgres or steerable/openai throws is then the very class the main entry
-    // exports, so `instanceof` works under require as under import.
-    splitting: true,
-  },
-  {
-    // The `steerable` command: ESM only, no types, with a shebang.
-    entry: { cli: 'src/cli.ts' },
+    // The `steerable` command: a shebang and an import of the CLI module beside it.
+    entry: { steerable: 'src/bin.ts' },
     format: ['esm'],
     sourcemap: false,
     target: 'node20',
-    noExternal: ['eventsource-parser'],
+    external: [/^\.\/cli\.js$/],
     banner: { js: '#!/usr/bin/env node' },
   },
   {
