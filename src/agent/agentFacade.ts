@@ -1,4 +1,4 @@
-import { defer, distinctUntilChanged, filter, map, merge, type Observable, startWith } from 'rxjs'
+import { defer, distinctUntilChanged, filter, map, merge, Observable, startWith } from 'rxjs'
 import type { Agent, AgentSession, DecisionOptions, PendingApproval } from '../contracts/agent.js'
 import { AgentBusyError, AgentDisposedError, ApprovalNotPendingError } from '../contracts/errors.js'
 import type { AgentEvent, BudgetLimits, SessionEvent } from '../contracts/events.js'
@@ -172,13 +172,18 @@ export class AgentFacade implements Agent {
   }
 
   get approvals$(): Observable<readonly PendingApproval[]> {
-    this.#approvals$ ??= defer(() =>
-      this.#driver.durable$.pipe(
-        map(() => this.approvals),
-        startWith(this.approvals),
-        distinctUntilChanged(),
-      ),
-    )
+    // After each reduction, as inbox$: a step's requests arrive as one list, not one by one.
+    this.#approvals$ ??= new Observable<readonly PendingApproval[]>((subscriber) => {
+      let last = this.approvals
+      subscriber.next(last)
+      return this.#driver.watch({
+        delivered: () => {
+          const next = this.approvals
+          if (next !== last) subscriber.next((last = next))
+        },
+        ended: () => subscriber.complete(),
+      })
+    })
     return this.#approvals$
   }
 

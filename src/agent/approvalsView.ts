@@ -12,28 +12,31 @@ const NONE: readonly PendingApproval[] = Object.freeze([])
  */
 export class ApprovalsView {
   #activity: DeliveryState['activity'] = null
+  #length = -1
   #list: readonly PendingApproval[] = NONE
 
   current(state: DeliveryState, events: readonly SessionEvent[]): readonly PendingApproval[] {
-    if (state.activity === this.#activity) return this.#list
+    if (state.activity === this.#activity && events.length === this.#length) return this.#list
     this.#activity = state.activity
-    const pending = selectPendingCalls(state)
-    const next =
-      pending.length === 0
-        ? NONE
-        : Object.freeze(
-            pending.map(({ turn, step, call }) =>
-              Object.freeze({
-                turn,
-                step,
-                callId: call.id,
-                name: call.name,
-                arguments: call.arguments,
-                requestedSeq: requestSeq(events, call.id),
-              }),
-            ),
-          )
-    if (!sameCalls(next, this.#list)) this.#list = next
+    this.#length = events.length
+    // A call is listed once its request is in the transcript: while a step's requests are being
+    // delivered one by one, subscribers of the first see only the requests written so far.
+    const next: PendingApproval[] = []
+    for (const { turn, step, call } of selectPendingCalls(state)) {
+      const requestedSeq = requestSeq(events, call.id)
+      if (requestedSeq > 0)
+        next.push(
+          Object.freeze({
+            turn,
+            step,
+            callId: call.id,
+            name: call.name,
+            arguments: call.arguments,
+            requestedSeq,
+          }),
+        )
+    }
+    if (!sameCalls(next, this.#list)) this.#list = next.length === 0 ? NONE : Object.freeze(next)
     return this.#list
   }
 }

@@ -15,6 +15,9 @@ import type { Inlet } from './inlet.js'
 import { later } from './mergeEffects.js'
 import { Outcomes } from './outcomes.js'
 
+/** Told after each input's outputs were all delivered, and once when the pipeline ends. */
+export type DeliveryWatcher = { delivered(): void; ended(): void }
+
 /** Sends accepted but not reduced yet (they wait in the trampoline, inside a delivery). */
 export type PendingSends = { queued: number; waking: number }
 
@@ -50,6 +53,7 @@ export class Driver<A> {
   #waiters: (() => void)[] | undefined
   readonly #broadcast = new Broadcast()
   #inbox: InboxSnapshots | undefined
+  #watchers: Set<DeliveryWatcher> | undefined
 
   constructor(
     readonly agent: A,
@@ -142,6 +146,13 @@ export class Driver<A> {
     return this.#inbox
   }
 
+  /** Follows deliveries (a view that emits after each reduction, as `inbox$` does). */
+  watch(watcher: DeliveryWatcher): () => void {
+    this.#watchers ??= new Set()
+    this.#watchers.add(watcher)
+    return () => this.#watchers?.delete(watcher)
+  }
+
   inbox(): InboxSnapshot {
     return this.inboxes.current()
   }
@@ -207,6 +218,7 @@ export class Driver<A> {
     this.#inputsDelivered++
     if (this.#waiters !== undefined && this.#isIdle()) this.#resolveWaiters()
     this.#inbox?.delivered()
+    if (this.#watchers !== undefined) for (const w of [...this.#watchers]) w.delivered()
   }
 
   #resolveWaiters(): void {
@@ -248,5 +260,6 @@ export class Driver<A> {
     this.#engine = undefined
     this.#resolveWaiters()
     this.#inbox?.complete()
+    if (this.#watchers !== undefined) for (const w of [...this.#watchers]) w.ended()
   }
 }
