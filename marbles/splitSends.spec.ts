@@ -27,6 +27,7 @@ const tagged: Record<string, QueueSend | InjectSend> = {
     text: undefined,
     interrupt: undefined,
     deny: undefined,
+    maxSteps: undefined,
     turn: undefined,
   },
   S: {
@@ -37,6 +38,7 @@ const tagged: Record<string, QueueSend | InjectSend> = {
     text: undefined,
     interrupt: undefined,
     deny: undefined,
+    maxSteps: undefined,
     turn: undefined,
   },
   I: { type: 'inject', message: message('i') },
@@ -48,6 +50,7 @@ const tagged: Record<string, QueueSend | InjectSend> = {
     text: undefined,
     interrupt: undefined,
     deny: undefined,
+    maxSteps: undefined,
     turn: undefined,
   },
   T: {
@@ -58,6 +61,7 @@ const tagged: Record<string, QueueSend | InjectSend> = {
     text: 'x',
     interrupt: undefined,
     deny: undefined,
+    maxSteps: undefined,
     turn: undefined,
   },
 }

@@ -67,6 +67,7 @@ export type {
   AgentStatus,
   CancelOptions,
   ContentBlock,
+  FollowupOptions,
   IfBusy,
   InboxPlacement,
   JsonValue,

@@ -8,6 +8,7 @@ import type {
   AgentMessageId,
   AgentStatus,
   CancelOptions,
+  FollowupOptions,
   PresetOptions,
   SendInput,
   SendOptions,
@@ -88,7 +89,7 @@ export class AgentFacade implements Agent {
     return this.#send(checkSend(input, options, undefined, 'send()'), 'send()')
   }
 
-  followup(input: SendInput, options?: PresetOptions): AgentMessageId {
+  followup(input: SendInput, options?: FollowupOptions): AgentMessageId {
     return this.#send(checkSend(input, options, FOLLOWUP, 'followup()'), 'followup()')
   }
 
@@ -179,7 +180,9 @@ export class AgentFacade implements Agent {
       return this.#driver.watch({
         delivered: () => {
           const next = this.approvals
-          if (next !== last) subscriber.next((last = next))
+          if (next === last) return
+          last = next
+          subscriber.next(next)
         },
         ended: () => subscriber.complete(),
       })

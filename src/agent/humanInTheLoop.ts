@@ -40,11 +40,16 @@ const limitsSchema = z.strictObject({
   maxTotalTokens: limit.optional(),
   maxRequests: z.int().positive().optional(),
 })
-const budgetSchema = z.strictObject({
-  maxTotalTokens: limit.optional(),
-  maxRequests: z.int().positive().optional(),
-  onExceed: z.enum(['pause', 'stop']),
-})
+// A limit is passed when the usage is strictly greater (R80): 0 allows none past the first request.
+const budgetSchema = z
+  .strictObject({
+    maxTotalTokens: z.number().nonnegative().optional(),
+    maxRequests: z.int().nonnegative().optional(),
+    onExceed: z.enum(['pause', 'stop']),
+  })
+  .refine((b) => b.maxTotalTokens !== undefined || b.maxRequests !== undefined, {
+    message: 'expected maxTotalTokens, maxRequests, or both',
+  })
 
 /** The `budget` option of `createAgent`. */
 export const checkBudget = (budget: unknown): InputIssue[] => {

@@ -59,10 +59,10 @@ export const restoreInbox = (
   }
   const steering = openTurn !== undefined || outbox.some((e) => e.kind === 'steering')
   let waking = 0
-  const queue = replay.queue.map(({ message, placement }): QueuedItem => {
+  const queue = replay.queue.map(({ message, placement, maxSteps }): QueuedItem => {
     if (placement === 'parked') return { parked: message }
     waking++
-    return message
+    return maxSteps === undefined ? message : { limited: message, maxSteps }
   })
   return {
     queue,

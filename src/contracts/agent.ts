@@ -6,6 +6,7 @@ import type {
   AgentMessageId,
   AgentStatus,
   CancelOptions,
+  FollowupOptions,
   Message,
   MessageSource,
   PresetOptions,
@@ -74,7 +75,7 @@ export type Agent = {
    * const id = agent.followup('Now write the tests')
    * agent.followup('Stop and do this first', { ifBusy: 'interrupt' }) // runs next, cancels what runs
    */
-  followup(input: SendInput, options?: PresetOptions): AgentMessageId
+  followup(input: SendInput, options?: FollowupOptions): AgentMessageId
   /**
    * A correction for the turn that is running: it enters at the next step boundary, so the next
    * model request sees it. While nothing runs it is queued like a followup.

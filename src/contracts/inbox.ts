@@ -47,6 +47,8 @@ export type InboxRecord =
       readonly at?: 'head'
       /** A steering's turn guard. */
       readonly turn?: number
+      /** A followup's step limit (R81). */
+      readonly maxSteps?: number
     }
   | { readonly op: 'replace'; readonly message: AgentMessage }
   /**

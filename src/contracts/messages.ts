@@ -23,6 +23,8 @@ export type ToolResultCode =
   | 'NOT_RUN_MAX_TOKENS'
   /** A `'stop'` budget was passed (R80). */
   | 'NOT_RUN_BUDGET'
+  /** The turn took the `maxSteps` its followup allowed (R81). */
+  | 'NOT_RUN_MAX_STEPS'
   /** The call waited for approval and was denied (R62, R63, R66). */
   | 'DENIED'
 export type ToolResultBlock = {
@@ -89,6 +91,8 @@ export type SendOptions = {
   readonly turn?: number
   /** What the send does to tool approvals pending when it is applied (R63); default `'hold'`. */
   readonly onApproval?: OnApproval
+  /** `next-turn` with wakeup only: the turn this prompt opens takes at most this many steps (R81). */
+  readonly maxSteps?: number
 }
 
 /**
@@ -99,6 +103,8 @@ export type OnApproval = 'hold' | 'deny'
 
 /** The options of `followup` and `inject`. */
 export type PresetOptions = { readonly ifBusy?: IfBusy; readonly onApproval?: OnApproval }
+/** The options of `followup`: also the most steps the turn it opens may take (R81). */
+export type FollowupOptions = PresetOptions & { readonly maxSteps?: number }
 /** The options of `steer`: also the turn it must land in. */
 export type SteerOptions = {
   readonly ifBusy?: IfBusy

@@ -52,7 +52,10 @@ const stageSteering = (r: Reduction, s: DeliveryState, message: AgentMessage, tu
 
 const queueItem = (r: Reduction, s: DeliveryState, send: InputOf<'queue'>): void => {
   const { message, wakeup } = send
-  const item = queuedItem(s, message, wakeup, send.text)
+  const item =
+    send.maxSteps === undefined
+      ? queuedItem(s, message, wakeup, send.text)
+      : limited(message, send.maxSteps, wakeup)
   const queue = send.interrupt ? fifoFrom([item, ...fifoToArray(s.queue)]) : fifoPush(s.queue, item)
   r.setQueue(queue, s.waking + (wakeup ? 1 : 0))
   if (send.interrupt)
@@ -60,8 +63,11 @@ const queueItem = (r: Reduction, s: DeliveryState, send: InputOf<'queue'>): void
   else r.live({ type: 'agent/inbox/enqueue', agentId: s.agentId, message, placement: 'queued' })
   if (s.journaling) {
     const placement = wakeup ? 'queued' : 'parked'
+    const steps = send.maxSteps === undefined ? {} : { maxSteps: send.maxSteps }
     r.journal(
-      send.interrupt ? { op: 'add', message, placement, at: 'head' } : { op: 'add', message, placement },
+      send.interrupt
+        ? { op: 'add', message, placement, at: 'head', ...steps }
+        : { op: 'add', message, placement, ...steps },
     )
   }
 }
@@ -76,6 +82,10 @@ const interrupt = (r: Reduction): void => {
   r.live({ type: 'agent/cancel-requested', agentId: r.state.agentId, cause })
   r.effect({ kind: 'post', input: { type: 'cancel/clear', cause, keepInbox: true, requeue: true } })
 }
+
+/** A followup with `maxSteps` (R81) keeps its limit with it; parked, it waits like any other. */
+const limited = (message: AgentMessage, maxSteps: number, wakeup: boolean): QueuedItem =>
+  wakeup ? { limited: message, maxSteps } : { parked: message }
 
 /**
  * A parked send is wrapped. A waking string send that will wait (behind a running turn or other

@@ -3,7 +3,7 @@ import type { InputOf } from './inputs.js'
 import { settleContexts, writeEntries } from './outbox.js'
 import { withClaim } from './records.js'
 import type { Reduction } from './reduction.js'
-import { type Claim, type ClaimedItem, claimedItem, itemMessage, itemWakes } from './state.js'
+import { type Claim, type ClaimedItem, claimedItem, itemMaxSteps, itemMessage, itemWakes } from './state.js'
 import { beginStep } from './stepStart.js'
 import { discard, expireGuarded, nextId } from './waiting.js'
 
@@ -55,7 +55,8 @@ export const admissionAllowed = (
   r.durable({ type: 'user/message', data: { content, source: message.source, id: message.id } })
   for (const context of admission.additionalContexts) r.durable({ type: 'user/message', data: context })
   writeEntries(r, outbox.slice(inherited), turn)
-  beginStep(r, { id: claim.id, turn }, 1)
+  const maxSteps = itemMaxSteps(claim.item)
+  beginStep(r, maxSteps === undefined ? { id: claim.id, turn } : { id: claim.id, turn, maxSteps }, 1)
 }
 
 export const admissionBlocked = (r: Reduction, { activity, reason }: InputOf<'admission/blocked'>): void => {

@@ -5,6 +5,9 @@ import { withTurn } from './records.js'
 import type { Reduction } from './reduction.js'
 import type { DeliveryState, Turn } from './state.js'
 import { beginStep } from './stepStart.js'
+import { closeTurn } from './turnEnd.js'
+
+const MAX_STEPS = Object.freeze({ kind: 'max-steps' as const })
 
 /** R80: a limit is passed when the usage is strictly greater than it. */
 export const overBudget = (s: DeliveryState): boolean => {
@@ -34,6 +37,7 @@ export const budgetStops = (s: DeliveryState): boolean => s.budget?.onExceed ===
  * (R80): then the turn waits at this boundary, durably, until `raiseBudget()` or `cancel()`.
  */
 export const continueTurn = (r: Reduction, turn: Turn, step: number): void => {
+  if (turn.maxSteps !== undefined && step > turn.maxSteps) return closeTurn(r, turn, MAX_STEPS)
   const s = r.state
   if (s.budget?.onExceed !== 'pause' || !overBudget(s)) return beginStep(r, turn, step)
   r.setActivity(withTurn(turn, { phase: 'budget-paused' }))

@@ -72,7 +72,12 @@ export const replace = (r: Reduction, { message }: InputOf<'replace'>): void => 
   r.journal({ op: 'replace', message })
   if (found.in === 'queue') {
     const item = found.items[found.index] as QueuedItem
-    found.items[found.index] = itemWakes(item) ? message : { parked: message }
+    found.items[found.index] =
+      'limited' in item
+        ? { limited: message, maxSteps: item.maxSteps }
+        : itemWakes(item)
+          ? message
+          : { parked: message }
     r.setQueue(fifoFrom(found.items), s.waking)
     return r.live({ type: 'agent/inbox/replace', agentId: s.agentId, message })
   }
@@ -127,7 +132,7 @@ export const promote = (r: Reduction, { id }: InputOf<'promote'>): void => {
     r.live({ type: 'agent/inbox/enqueue', agentId: s.agentId, message, placement: 'steering' })
     return r.journal({ op: 'promote', id, to: 'steering' })
   }
-  items.unshift(message)
+  items.unshift('limited' in item ? item : message)
   r.setQueue(fifoFrom(items), waking + 1)
   if (found.index !== 0) r.live({ type: 'agent/inbox/reorder', agentId: s.agentId, ids: queueIds(items) })
   r.journal({ op: 'promote', id, to: 'head' })

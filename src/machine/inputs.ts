@@ -28,6 +28,8 @@ export type QueueSend = {
   readonly turn?: number | undefined
   /** `onApproval: 'deny'` (R63): deny every pending approval when this send is applied. */
   readonly deny?: boolean | undefined
+  /** `followup(x, {maxSteps})` (R81): the turn it opens takes at most this many steps. */
+  readonly maxSteps?: number | undefined
 }
 /** `next-step` without wakeup: staged context inside the window, appended at once outside. */
 export type InjectSend = {

@@ -73,11 +73,16 @@ export const modelComplete = (r: Reduction, { activity, step }: InputOf<'model/c
   r.durable({ type: 'assistant/message', data })
   countRequest(r, usage)
   const maxTokens = turn.maxTokens || finish === 'max-tokens'
-  const stop = budgetStops(r.state) ? 'budget' : undefined
+  const stop = budgetStops(r.state)
+    ? 'budget'
+    : lastStep(turn) && toolCalls.length > 0
+      ? 'max-steps'
+      : undefined
   if (finish === 'max-tokens' || stop) {
     for (const call of toolCalls) {
       r.durable({ type: 'tool/call', data: { turn: turn.turn, step, call } })
-      const result = stop ? notRunBudget(call.id) : notRun(call.id)
+      const result =
+        stop === 'budget' ? notRunBudget(call.id) : stop ? notRunMaxSteps(call.id) : notRun(call.id)
       r.durable({ type: 'tool/result', data: { turn: turn.turn, step, result } })
     }
     return finishStep(r, withTurn(turn, { maxTokens, phase: 'tools', stop }))
@@ -87,6 +92,17 @@ export const modelComplete = (r: Reduction, { activity, step }: InputOf<'model/c
   r.setActivity(inTools)
   r.effect({ kind: 'tools', activity, turn: turn.turn, step, calls: toolCalls })
 }
+
+/** R81: the turn's last allowed step asked for tools; none of them runs. */
+const lastStep = (turn: Turn): boolean => turn.maxSteps !== undefined && turn.step >= turn.maxSteps
+
+const notRunMaxSteps = (toolCallId: string): ToolResultBlock => ({
+  type: 'tool-result',
+  toolCallId,
+  content: [{ type: 'text', text: 'Not run: the turn took the most steps its prompt allowed.' }],
+  isError: true,
+  code: 'NOT_RUN_MAX_STEPS',
+})
 
 /** R80: a `'stop'` budget was passed by the request that asked for this call. */
 const notRunBudget = (toolCallId: string): ToolResultBlock => ({

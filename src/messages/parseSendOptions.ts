@@ -2,7 +2,12 @@ import { InvalidInputError } from '../contracts/errors.js'
 import type { SendOptions } from '../contracts/messages.js'
 import { guarded } from './guarded.js'
 import { withHints } from './hints.js'
-import { presetOptionsSchema, sendOptionsSchema, steerOptionsSchema } from './schemas.js'
+import {
+  followupOptionsSchema,
+  presetOptionsSchema,
+  sendOptionsSchema,
+  steerOptionsSchema,
+} from './schemas.js'
 import { toInputIssues } from './toInputIssues.js'
 
 /** `SendOptions`: exactly `{target: 'next-turn' | 'next-step', wakeup: boolean}`. Returns a frozen copy. */
@@ -15,16 +20,18 @@ export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions
       withHints(issues, (at) => (at === 'options' ? options : undefined)),
     )
   }
-  const { target, wakeup, ifBusy, turn, onApproval } = result.data
+  const { target, wakeup, ifBusy, turn, onApproval, maxSteps } = result.data
   // 'hold' is the default: a send that says it is the same value as one that does not.
   const deny = onApproval === 'deny'
-  if (ifBusy === undefined && turn === undefined && !deny) return Object.freeze({ target, wakeup })
+  if (ifBusy === undefined && turn === undefined && !deny && maxSteps === undefined)
+    return Object.freeze({ target, wakeup })
   return Object.freeze({
     target,
     wakeup,
     ...(ifBusy === undefined ? {} : { ifBusy }),
     ...(turn === undefined ? {} : { turn }),
     ...(deny ? { onApproval } : {}),
+    ...(maxSteps === undefined ? {} : { maxSteps }),
   })
 }
 
@@ -34,7 +41,12 @@ export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions
  */
 export const parsePresetOptions = (options: unknown, preset: SendOptions, call: string): SendOptions => {
   if (options === undefined) return preset
-  const schema = preset.target === 'next-step' && preset.wakeup ? steerOptionsSchema : presetOptionsSchema
+  const schema =
+    preset.target === 'next-step'
+      ? preset.wakeup
+        ? steerOptionsSchema
+        : presetOptionsSchema
+      : followupOptionsSchema
   const result = guarded(call, ['options'], () => schema.safeParse(options))
   if (!result.success) throw new InvalidInputError(call, toInputIssues(result.error, ['options'], options))
   return parseSendOptions({ ...preset, ...result.data }, call)

@@ -26,6 +26,7 @@ export const toolResultCodes = [
   'ABORTED_BEFORE_DISPATCH',
   'NOT_RUN_MAX_TOKENS',
   'NOT_RUN_BUDGET',
+  'NOT_RUN_MAX_STEPS',
   'DENIED',
 ] as const satisfies readonly ToolResultCode[]
 
@@ -125,8 +126,15 @@ export const sendOptionsSchema = z
     ifBusy: ifBusySchema.optional(),
     turn: turnSchema.optional(),
     onApproval: onApprovalSchema.optional(),
+    maxSteps: z.int().min(1).optional(),
   })
   .superRefine((o, ctx) => {
+    if (o.maxSteps !== undefined && !(o.target === 'next-turn' && o.wakeup))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['maxSteps'],
+        message: "maxSteps needs target: 'next-turn' and wakeup: true (a followup opens the turn it limits)",
+      })
     if (o.turn !== undefined && o.target !== 'next-step')
       ctx.addIssue({
         code: 'custom',
@@ -141,10 +149,16 @@ export const sendOptionsSchema = z
       })
   }) as unknown as z.ZodType<SendOptions>
 
-/** The options of `followup` and `inject`. */
+/** The options of `inject`. */
 export const presetOptionsSchema = z.strictObject({
   ifBusy: ifBusySchema.optional(),
   onApproval: onApprovalSchema.optional(),
+})
+/** The options of `followup`. */
+export const followupOptionsSchema = z.strictObject({
+  ifBusy: ifBusySchema.optional(),
+  onApproval: onApprovalSchema.optional(),
+  maxSteps: z.int().min(1).optional(),
 })
 /** The options of `steer`. */
 export const steerOptionsSchema = z.strictObject({

@@ -47,6 +47,7 @@ const toQueueSend = ({ message, options, text }: AcceptedSend): QueueSend => ({
   interrupt: options.ifBusy === 'interrupt' ? true : undefined,
   turn: options.turn,
   deny: options.onApproval === 'deny' ? true : undefined,
+  maxSteps: options.maxSteps,
 })
 const toInjectSend = ({ message, options }: AcceptedSend): InjectSend =>
   options.onApproval === 'deny' ? { type: 'inject', message, deny: true } : { type: 'inject', message }

@@ -6,6 +6,8 @@ export type LaneNode = {
   message: AgentMessage
   placement: InboxItemPlacement
   readonly turn: number | undefined
+  /** A followup's step limit (R81). */
+  readonly maxSteps?: number | undefined
   lane: Lane | undefined
   prev: LaneNode | undefined
   next: LaneNode | undefined

@@ -53,6 +53,7 @@ export const inboxRecordSchema = z.discriminatedUnion('op', [
     placement: z.enum(['queued', 'parked', 'steering', 'context']),
     at: z.literal('head').optional(),
     turn: turn.optional(),
+    maxSteps: z.int().min(1).optional(),
   }),
   z.strictObject({ op: z.literal('replace'), message }),
   z.strictObject({ op: z.literal('move'), id, before: id.nullable() }),

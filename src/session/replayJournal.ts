@@ -13,7 +13,7 @@ import {
 } from './inboxLane.js'
 
 /** A waiting item as a journal restores it: with the turn guard of a guarded steering (R49). */
-export type JournalItem = InboxItem & { readonly turn?: number }
+export type JournalItem = InboxItem & { readonly turn?: number; readonly maxSteps?: number }
 
 /** What an inbox journal says, folded: what still waits, and how the settled ids settled. */
 export type JournalReplay = {
@@ -89,6 +89,7 @@ export const replayJournal = (
           message: record.message,
           placement: record.placement,
           turn: record.turn,
+          maxSteps: record.maxSteps,
           lane: undefined,
           prev: undefined,
           next: undefined,
@@ -140,6 +141,7 @@ export const replayJournal = (
 const items = (lane: Lane, waits: (node: LaneNode) => boolean): JournalItem[] =>
   laneNodes(lane)
     .filter(waits)
-    .map(({ message, placement, turn }) =>
-      turn === undefined ? { message, placement } : { message, placement, turn },
-    )
+    .map(({ message, placement, turn, maxSteps }) => {
+      if (maxSteps !== undefined) return { message, placement, maxSteps }
+      return turn === undefined ? { message, placement } : { message, placement, turn }
+    })

@@ -109,4 +109,33 @@ describe('R65: a paused session reopens paused', () => {
     expect(second.approvals).toEqual([])
     await second.dispose()
   })
+
+  it('R80, R65: a session paused on its budget reopens paused with the usage of its log; raiseBudget continues', async () => {
+    const path = sessionPath()
+    const usage = { inputTokens: 30, outputTokens: 30 }
+    const step = { toolCalls: [{ id: 'c1', name: 'echo', arguments: '{"text":"a"}' }], usage }
+    const budget = { maxTotalTokens: 50, onExceed: 'pause' } as const
+    const first = createAgent({
+      model: scriptedModel([step]),
+      tools: tools([]),
+      store: fileStore(path),
+      budget,
+    })
+    first.followup('go')
+    await firstValueFrom(first.status$.pipe(filter((s) => s === 'paused')))
+    await first.dispose()
+    const second = createAgent({
+      model: scriptedModel(['done']),
+      tools: tools([]),
+      store: fileStore(path),
+      budget,
+    })
+    expect(second.status).toBe('paused')
+    expect(() => second.raiseBudget({ maxTotalTokens: 60 })).toThrow(/more than the 60 tokens/)
+    second.raiseBudget({ maxTotalTokens: 500 })
+    await second.whenIdle()
+    const ends = second.session.events.flatMap((e) => (e.type === 'turn/end' ? [e.data] : []))
+    expect(ends).toEqual([{ turn: 1, reason: { kind: 'completed' } }])
+    await second.dispose()
+  })
 })

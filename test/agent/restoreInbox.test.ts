@@ -7,7 +7,7 @@ import { restoreInbox } from '../../src/agent/restoreInbox.js'
 import type { SessionEvent } from '../../src/contracts/events.js'
 import type { InboxRecord } from '../../src/contracts/inbox.js'
 import { itemId, type OutboxEntry, type QueuedItem } from '../../src/machine/state.js'
-import { add, settle } from '../support/inboxRecords.js'
+import { add, replace, settle } from '../support/inboxRecords.js'
 
 const prompt = (seq: number, id: string): SessionEvent => ({
   seq,
@@ -15,9 +15,10 @@ const prompt = (seq: number, id: string): SessionEvent => ({
   data: { content: [{ type: 'text', text: id }], source: { kind: 'user' }, id: id as never },
 })
 
-const show = (records: readonly InboxRecord[], history: readonly SessionEvent[] = []) => {
-  const r = restoreInbox(records, history)
-  const queued = (item: QueuedItem) => `${itemId(item)}:${'parked' in item ? 'parked' : 'queued'}`
+const show = (records: readonly InboxRecord[], history: readonly SessionEvent[] = [], openTurn?: number) => {
+  const r = restoreInbox(records, history, openTurn)
+  const queued = (item: QueuedItem) =>
+    `${itemId(item)}:${'parked' in item ? 'parked' : 'queued'}${'limited' in item ? `/${item.maxSteps} steps` : ''}`
   const staged = (e: OutboxEntry) =>
     e.kind === 'steering' ? `${e.message.id}:steering` : `${e.data.id}:context`
   return {
@@ -33,7 +34,8 @@ const show = (records: readonly InboxRecord[], history: readonly SessionEvent[] 
 type Shown = ReturnType<typeof show>
 const none: Shown = { queue: [], waking: 0, outbox: [], appended: [], settled: [], records: [] }
 
-type Row = [string, readonly InboxRecord[], readonly SessionEvent[], Partial<Shown>]
+/** The last element: the turn a session reopens paused in (R65), if any. */
+type Row = [string, readonly InboxRecord[], readonly SessionEvent[], Partial<Shown>, number?]
 const rows: readonly Row[] = [
   ['R51: no journal, nothing restored', [], [], {}],
   [
@@ -67,6 +69,19 @@ const rows: readonly Row[] = [
     { appended: ['append(C)'], settled: ['S:discarded'], records: ['settle(S)'] },
   ],
   [
+    'R51, R81: a followup keeps its step limit across the restart, through a replace',
+    [add('A', 'queued', { maxSteps: 3 }), replace('A', 'a2'), add('B')],
+    [],
+    { queue: ['A:queued/3 steps', 'B:queued'], waking: 2 },
+  ],
+  [
+    'R51, R65: reopened paused, the open turn keeps its guarded steering and its staged context',
+    [add('S', 'steering', { turn: 2 }), add('C', 'context')],
+    [],
+    { outbox: ['S:steering', 'C:context'] },
+    2,
+  ],
+  [
     'R51, R42: the journal settlements are kept for outcome()',
     [add('A'), settle('A'), settle('Z')],
     [],
@@ -75,7 +90,7 @@ const rows: readonly Row[] = [
 ]
 
 describe('restoreInbox (R51)', () => {
-  it.each(rows)('%s', (_name, records, history, expected) => {
-    expect(show(records, history)).toStrictEqual({ ...none, ...expected })
+  it.each(rows)('%s', (_name, records, history, expected, openTurn) => {
+    expect(show(records, history, openTurn)).toStrictEqual({ ...none, ...expected })
   })
 })

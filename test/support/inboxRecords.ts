@@ -11,7 +11,7 @@ export const message = (name: string, text = name): AgentMessage => ({
 export const add = (
   name: string,
   placement: InboxItemPlacement = 'queued',
-  more: { at?: 'head'; turn?: number } = {},
+  more: { at?: 'head'; turn?: number; maxSteps?: number } = {},
 ): InboxRecord => ({ op: 'add', message: message(name), placement, ...more })
 export const replace = (name: string, text: string): InboxRecord => ({
   op: 'replace',

@@ -11,6 +11,7 @@ import {
   type AgentMessageId,
   type AgentOptions,
   createAgent,
+  type FollowupOptions,
   type ModelAdapter,
   type Outcome,
   type PresetOptions,
@@ -32,7 +33,9 @@ describe('the public surface of steerable', () => {
 
   it('followup returns an AgentMessageId, and its options are optional', () => {
     expectTypeOf<Agent['followup']>().returns.toEqualTypeOf<AgentMessageId>()
-    expectTypeOf<Agent['followup']>().parameters.toEqualTypeOf<[input: SendInput, options?: PresetOptions]>()
+    expectTypeOf<Agent['followup']>().parameters.toEqualTypeOf<
+      [input: SendInput, options?: FollowupOptions]
+    >()
     expectTypeOf<Agent['followup']>().toBeCallableWith('x')
   })
 
