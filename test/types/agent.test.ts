@@ -14,7 +14,6 @@ import {
   type FollowupOptions,
   type ModelAdapter,
   type Outcome,
-  type PresetOptions,
   type SendInput,
   type SendOptions,
   type SessionEvent,
