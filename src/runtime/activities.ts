@@ -52,11 +52,6 @@ export class Activities {
     this.#cells?.delete(activity)
   }
 
-  /** Forgets an activity that ended without a stop (a turn that was not aborted). */
-  forget(activity: number): void {
-    this.#cells?.delete(activity)
-  }
-
   /** Cuts `answer` off at the activity's stop. */
   untilStopped(activity: number, answer: Observable<Signal>): Observable<Signal> {
     this.#stop$ ??= new Subject<number>()

@@ -159,8 +159,9 @@ const runners: Runners = {
     }
   },
   checkpoint: ({ activity }, ctx) => {
-    // The turn has ended: a turn that was not aborted gets no 'stop', so it is forgotten here.
-    ctx.activities.forget(activity)
+    // The turn has ended: a turn that was not aborted gets no 'stop', so it stops here. What may
+    // still run for it is an approval timer whose call was decided: it must not hold the process.
+    ctx.activities.stop(activity)
     try {
       const pending = flushStarted(ctx)
       if (pending === undefined) return { type: 'checkpoint/done', activity }

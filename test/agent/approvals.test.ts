@@ -3,7 +3,7 @@
  * turn; a decision, a send with `onApproval: 'deny'`, a timeout or a cancel is what ends the
  * pause, and nothing but an `approved` decision runs the call (V9).
  */
-import { filter, firstValueFrom, VirtualTimeScheduler } from 'rxjs'
+import { filter, firstValueFrom, VirtualAction, VirtualTimeScheduler } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { Agent } from '../../src/index.js'
@@ -236,5 +236,24 @@ describe('R66: approval timeouts', () => {
     })
     expect(ran).toEqual([])
     expect(agent.status).toBe('idle')
+  })
+
+  it('R66: a decided call leaves no timer behind once its turn ends (nothing holds the process)', () => {
+    // flush() runs what is due within 10 frames: the agent's own moves, not the 5 s timer.
+    const scheduler = new VirtualTimeScheduler(VirtualAction, 10)
+    const { tool, ran } = shell()
+    const { agent } = run([{ toolCalls: [call('c1', 'ls')] }, 'ok'], {
+      tools: [tool],
+      scheduler,
+      approvalTimeoutMs: 5_000,
+    })
+    agent.followup('go')
+    scheduler.flush()
+    expect(agent.approvals).toHaveLength(1)
+    agent.approve('c1')
+    scheduler.flush()
+    expect(ran).toEqual(['ls'])
+    expect(agent.status).toBe('idle')
+    expect(scheduler.actions.filter((a) => !a.closed)).toEqual([])
   })
 })
