@@ -256,4 +256,24 @@ describe('R66: approval timeouts', () => {
     expect(agent.status).toBe('idle')
     expect(scheduler.actions.filter((a) => !a.closed)).toEqual([])
   })
+
+  it('R61, R66: a predicate that never answers counts as needing approval once approvalTimeoutMs passes, and is reported', () => {
+    // Runs to frame 700: past the predicate's 500 ms, before the approval's own 500 ms run out.
+    const scheduler = new VirtualTimeScheduler(VirtualAction, 700)
+    const { tool, ran } = shell(() => new Promise<boolean>(() => {}))
+    const { agent, live } = run([{ toolCalls: [call('c1', 'ls')] }, 'ok'], {
+      tools: [tool],
+      scheduler,
+      approvalTimeoutMs: 500,
+    })
+    agent.followup('go')
+    scheduler.flush()
+    expect(agent.approvals.map((a) => a.callId)).toEqual(['c1'])
+    const errors = live.flatMap((e) => (e.type === 'agent/error' ? [String(e.error)] : []))
+    expect(errors).toEqual([expect.stringMatching(/needsApproval of "shell" did not answer within 500 ms/)])
+    agent.approve('c1')
+    scheduler.flush()
+    expect(ran).toEqual(['ls'])
+    expect(agent.status).toBe('idle')
+  })
 })
