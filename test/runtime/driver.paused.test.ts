@@ -1,0 +1,44 @@
+/**
+ * A paused agent with nothing running holds no pipeline (R61): the driver releases its engine as
+ * it does an idle agent's, and the decision builds it again; with an approval timer pending the
+ * engine stays, since that timer is the engine's.
+ */
+import { filter, firstValueFrom } from 'rxjs'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { AgentFacade } from '../../src/agent/agentFacade.js'
+import { type Agent, createAgent, defineTool } from '../../src/index.js'
+import { scriptedModel } from '../../src/testing.js'
+
+const builds = (agent: Agent): number => AgentFacade.driverOf(agent as AgentFacade).engineBuilds
+const shell = defineTool({
+  name: 'shell',
+  description: 'Runs a command.',
+  parameters: z.object({}),
+  needsApproval: true,
+  execute: () => 'ran',
+})
+const model = () => scriptedModel([{ toolCalls: [{ id: 'c1', name: 'shell', arguments: '{}' }] }, 'done'])
+const paused = (agent: Agent) => firstValueFrom(agent.approvals$.pipe(filter((list) => list.length > 0)))
+
+describe('the driver and a paused agent', () => {
+  it('R61: paused with nothing running, the engine is released; approve builds it again', async () => {
+    const agent = createAgent({ model: model(), tools: [shell] })
+    agent.followup('go')
+    await paused(agent)
+    expect(builds(agent)).toBe(1)
+    agent.approve('c1')
+    await agent.whenIdle()
+    expect(builds(agent)).toBe(2)
+    expect(agent.session.events.at(-1)?.data).toEqual({ turn: 1, reason: { kind: 'completed' } })
+  })
+
+  it('R66: a pending approval timer keeps the engine it runs in', async () => {
+    const agent = createAgent({ model: model(), tools: [shell], approvalTimeoutMs: 3_600_000 })
+    agent.followup('go')
+    await paused(agent)
+    agent.approve('c1')
+    await agent.whenIdle()
+    expect(builds(agent)).toBe(1)
+  })
+})
