@@ -4,6 +4,7 @@ import type { Decision, InputOf } from './inputs.js'
 import { pause, unpause } from './pause.js'
 import { withTurn } from './records.js'
 import type { Reduction } from './reduction.js'
+import { errorResult } from './results.js'
 import type { ApprovalSlot, Turn } from './state.js'
 import { liveTurn } from './stepStart.js'
 import { takeOutcome } from './toolBatch.js'
@@ -170,17 +171,11 @@ export const isPendingApproval = (turn: Turn | undefined, callId: string): boole
 const textOf = (message: AgentMessage): string =>
   message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n')
 
-export const deniedResult = (toolCallId: string, reason: string | undefined): ToolResultBlock => ({
-  type: 'tool-result',
-  toolCallId,
-  content: [
-    {
-      type: 'text',
-      text: reason
-        ? `Denied: the user did not approve this call. Reason: ${reason}`
-        : 'Denied: the user did not approve this call.',
-    },
-  ],
-  isError: true,
-  code: 'DENIED',
-})
+export const deniedResult = (toolCallId: string, reason: string | undefined): ToolResultBlock =>
+  errorResult(
+    toolCallId,
+    'DENIED',
+    reason
+      ? `Denied: the user did not approve this call. Reason: ${reason}`
+      : 'Denied: the user did not approve this call.',
+  )

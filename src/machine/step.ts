@@ -6,6 +6,7 @@ import type { InputOf } from './inputs.js'
 import { drainOutbox } from './outbox.js'
 import { withContent, withDraft, withTurn, withTurnDraft } from './records.js'
 import type { Reduction } from './reduction.js'
+import { errorResult, NOT_RUN_TEXT } from './results.js'
 import { hasSteering, type StepDraft, type Turn } from './state.js'
 import { liveTurn } from './stepStart.js'
 import { closeTurn } from './turnEnd.js'
@@ -81,8 +82,8 @@ export const modelComplete = (r: Reduction, { activity, step }: InputOf<'model/c
   if (finish === 'max-tokens' || stop) {
     for (const call of toolCalls) {
       r.durable({ type: 'tool/call', data: { turn: turn.turn, step, call } })
-      const result =
-        stop === 'budget' ? notRunBudget(call.id) : stop ? notRunMaxSteps(call.id) : notRun(call.id)
+      const code = stop === 'budget' ? 'NOT_RUN_BUDGET' : stop ? 'NOT_RUN_MAX_STEPS' : 'NOT_RUN_MAX_TOKENS'
+      const result = errorResult(call.id, code, NOT_RUN_TEXT[code])
       r.durable({ type: 'tool/result', data: { turn: turn.turn, step, result } })
     }
     return finishStep(r, withTurn(turn, { maxTokens, phase: 'tools', stop }))
@@ -95,31 +96,6 @@ export const modelComplete = (r: Reduction, { activity, step }: InputOf<'model/c
 
 /** R81: the turn's last allowed step asked for tools; none of them runs. */
 const lastStep = (turn: Turn): boolean => turn.maxSteps !== undefined && turn.step >= turn.maxSteps
-
-const notRunMaxSteps = (toolCallId: string): ToolResultBlock => ({
-  type: 'tool-result',
-  toolCallId,
-  content: [{ type: 'text', text: 'Not run: the turn took the most steps its prompt allowed.' }],
-  isError: true,
-  code: 'NOT_RUN_MAX_STEPS',
-})
-
-/** R80: a `'stop'` budget was passed by the request that asked for this call. */
-const notRunBudget = (toolCallId: string): ToolResultBlock => ({
-  type: 'tool-result',
-  toolCallId,
-  content: [{ type: 'text', text: 'Not run: the budget of this agent was used up.' }],
-  isError: true,
-  code: 'NOT_RUN_BUDGET',
-})
-
-const notRun = (toolCallId: string): ToolResultBlock => ({
-  type: 'tool-result',
-  toolCallId,
-  content: [{ type: 'text', text: 'Not run: the answer was cut off at the token limit.' }],
-  isError: true,
-  code: 'NOT_RUN_MAX_TOKENS',
-})
 
 /** R15, R16, R20b: drain, close the step, then continue, conclude, or ask `turnStopping`. */
 export const finishStep = (r: Reduction, turn: Turn): void => {

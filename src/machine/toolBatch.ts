@@ -3,6 +3,7 @@ import { errorText } from '../messages/errorText.js'
 import type { InputOf } from './inputs.js'
 import { withTurn } from './records.js'
 import type { Reduction } from './reduction.js'
+import { errorResult } from './results.js'
 import type { ToolOutcome, Turn } from './state.js'
 import { finishStep } from './step.js'
 import { closeTurn } from './turnEnd.js'
@@ -93,22 +94,14 @@ export const abortBatch = (r: Reduction, turn: Turn): void => {
   }
 }
 
-const aborted = (toolCallId: string, started: boolean): ToolResultBlock => ({
-  type: 'tool-result',
-  toolCallId,
-  content: [{ type: 'text', text: started ? 'Cancelled while running.' : 'Cancelled before it started.' }],
-  isError: true,
-  code: started ? 'ABORTED' : 'ABORTED_BEFORE_DISPATCH',
-})
+const aborted = (toolCallId: string, started: boolean): ToolResultBlock =>
+  started
+    ? errorResult(toolCallId, 'ABORTED', 'Cancelled while running.')
+    : errorResult(toolCallId, 'ABORTED_BEFORE_DISPATCH', 'Cancelled before it started.')
 
 /** R64: a call that waited for approval when the turn was cancelled never runs. */
-const abortedWhilePending = (toolCallId: string): ToolResultBlock => ({
-  type: 'tool-result',
-  toolCallId,
-  content: [{ type: 'text', text: 'Cancelled while waiting for approval; it never ran.' }],
-  isError: true,
-  code: 'ABORTED',
-})
+const abortedWhilePending = (toolCallId: string): ToolResultBlock =>
+  errorResult(toolCallId, 'ABORTED', 'Cancelled while waiting for approval; it never ran.')
 
 /**
  * R23: the batch runner failed (a defect outside any one tool). Every call still gets its
@@ -124,13 +117,7 @@ export const toolsFailed = (r: Reduction, { activity, step, error }: InputOf<'to
   for (let i = turn.toolResults; i < turn.draft.toolCalls.length; i++) {
     const call = turn.draft.toolCalls[i]
     if (!call) break
-    const result: ToolResultBlock = {
-      type: 'tool-result',
-      toolCallId: call.id,
-      content: [{ type: 'text', text: `Not run: the tool runner failed: ${text}` }],
-      isError: true,
-      code: 'TOOL_ERROR',
-    }
+    const result = errorResult(call.id, 'TOOL_ERROR', `Not run: the tool runner failed: ${text}`)
     next = record(r, next, turn.outcomes?.[i] ?? { result, concluded: false })
   }
   r.durable({ type: 'step/end', data: { turn: turn.turn, step } })

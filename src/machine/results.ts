@@ -1,0 +1,17 @@
+import type { ToolResultBlock, ToolResultCode } from '../contracts/messages.js'
+
+/** A call's result that the loop writes itself (the call did not run, or did not finish). */
+export const errorResult = (toolCallId: string, code: ToolResultCode, text: string): ToolResultBlock => ({
+  type: 'tool-result',
+  toolCallId,
+  content: [{ type: 'text', text }],
+  isError: true,
+  code,
+})
+
+/** Why a call of a step that ends the turn never ran (R18, R80, R81), as the model reads it. */
+export const NOT_RUN_TEXT = {
+  NOT_RUN_MAX_TOKENS: 'Not run: the answer was cut off at the token limit.',
+  NOT_RUN_BUDGET: 'Not run: the budget of this agent was used up.',
+  NOT_RUN_MAX_STEPS: 'Not run: the turn took the most steps its prompt allowed.',
+} as const
