@@ -1,4 +1,4 @@
-import type { ContentBlock, ToolResultBlock } from '../contracts/messages.js'
+import type { ContentBlock } from '../contracts/messages.js'
 import type { ModelEvent } from '../contracts/model.js'
 import { errorText } from '../messages/errorText.js'
 import { budgetStops, continueTurn, countRequest } from './budget.js'
