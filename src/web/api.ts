@@ -35,8 +35,9 @@ const decision = (body: Body): DecisionOptions => {
 }
 
 /**
- * The status for a refused command: 409 when the call it decides is not pending (decided
- * already, by another page or a timeout: the state moved on, the body was fine), else 400.
+ * The status for a refused command: 409 when the call it decides is not pending (mostly decided
+ * already, by another page or a timeout: the body was well formed, the state is what refused it),
+ * else 400.
  */
 export const refusedStatus = (error: unknown): 400 | 409 =>
   error instanceof ApprovalNotPendingError ? 409 : 400
