@@ -45,6 +45,9 @@ quits.
 What waits is listed, numbered: Up edits the last queued item (Enter puts it back, Esc drops the
 edit); Ctrl-P or /promote N steers item N into the running turn; /drop N removes it; /move N M
 moves it to place M; /inbox lists it.
+A tool call that needs approval pauses the turn (the demo's delete_file: type "delete notes.txt"):
+the call and its arguments are shown, y approves it, n denies it, n <reason> denies it and tells
+the model why.
 Without a terminal each input line is taken like typed text: plain text steers a running turn
 and is a followup while idle; lines starting with / are the same commands; blank lines are
 skipped. The exit code is 1 when a turn ended with an error.`

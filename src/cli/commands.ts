@@ -1,6 +1,7 @@
 import type { Agent } from '../contracts/agent.js'
 import type { AgentMessageId } from '../contracts/messages.js'
 import { errorText } from '../messages/errorText.js'
+import { type ApprovalAnswer, answerApproval, parseAnswer } from './approvalPrompt.js'
 import { inboxLines, itemNumbered } from './inboxList.js'
 
 /** What one line of input asks for. */
@@ -13,6 +14,7 @@ export type Command =
   | { readonly kind: 'quit' | 'help' | 'inbox' | 'empty' }
   | { readonly kind: 'unknown'; readonly text: string }
   | { readonly kind: 'usage'; readonly text: string }
+  | ApprovalAnswer
 
 /** The commands, for `/help` in both modes. */
 export const COMMANDS_HELP =
@@ -21,16 +23,23 @@ export const COMMANDS_HELP =
 export const NUMBERS_HELP =
   'N is the number of a waiting item as /inbox lists it: the queue first (the order it runs in), then staged steering and context. /promote N steers queued item N into the running turn (or runs it next while idle); /move N M makes it item M.'
 
+/** How a pending approval is answered, for `/help`. */
+export const APPROVAL_HELP =
+  'When a tool call waits for your approval (status paused): y approves it, n denies it, n <reason> denies it and tells the model why; other text steers, and waits for the decision.'
+
 const number = (word: string | undefined): number | undefined =>
   word !== undefined && /^\d+$/.test(word) ? Number(word) : undefined
 
 /**
  * `/queue text` (or `/followup text`), `/steer text`, `/inject text`, `/cancel [keep]`, `/inbox`, `/promote N`,
- * `/drop N`, `/move N M`, `/quit`, `/help`, or plain text.
+ * `/drop N`, `/move N M`, `/quit`, `/help`, or plain text. While a call waits for approval
+ * (`approving`), `y`, `n` and `n <reason>` answer it.
  */
-export const parseCommand = (line: string): Command => {
+export const parseCommand = (line: string, approving = false): Command => {
   const trimmed = line.trim()
   if (trimmed === '') return { kind: 'empty' }
+  const answer = approving ? parseAnswer(trimmed) : undefined
+  if (answer) return answer
   if (!trimmed.startsWith('/')) return { kind: 'say', text: trimmed }
   const [name = '', ...rest] = trimmed.slice(1).split(/\s+/)
   const text = rest.join(' ')
@@ -112,8 +121,11 @@ const run = (agent: Agent, command: Command): CommandResult => {
       const lines = inboxLines(agent.inbox, { columns: 200, limit: Number.POSITIVE_INFINITY })
       return say(...(lines.length > 0 ? lines : ['nothing is waiting']))
     }
+    case 'approve':
+    case 'deny':
+      return say(...answerApproval(agent, command))
     case 'help':
-      return say(COMMANDS_HELP, NUMBERS_HELP)
+      return say(COMMANDS_HELP, NUMBERS_HELP, APPROVAL_HELP)
     case 'unknown':
       return say(`unknown command: ${command.text} (try /help)`)
     case 'usage':

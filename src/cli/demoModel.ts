@@ -1,12 +1,8 @@
 import { concatMap, from, map, type Observable, of, timer } from 'rxjs'
-import { z } from 'zod'
-import type { ContentBlock, Message } from '../contracts/messages.js'
+import type { ContentBlock, Message, ToolResultBlock } from '../contracts/messages.js'
 import type { ModelAdapter, ModelEvent, ModelRequest } from '../contracts/model.js'
-import { defineTool } from '../index.js'
 import { wordDeltas } from '../testing.js'
-
-/** How long the demo takes per streamed word and per tool call; tests make it short. */
-export type DemoTimings = { readonly wordMs: number; readonly toolMs: number }
+import type { DemoTimings } from './demoTools.js'
 
 const textOf = (content: readonly ContentBlock[]): string =>
   content
@@ -27,20 +23,46 @@ const topicOf = (text: string): string =>
     .join(' ')
     .replace(/[?.!,]+$/, '')
 
+/** A tool call the demo model makes: which tool, with what arguments. */
+export type DemoCall = { readonly name: 'notes' | 'delete_file'; readonly args: Record<string, string> }
+
+/** `delete notes.txt` (anywhere in the prompt) asks for the tool that needs approval. */
+const DELETE = /\bdelete\s+(\S+)/i
+
+const firstCall = (prompt: string): { text: string; call: DemoCall } => {
+  const path = DELETE.exec(prompt)?.[1]?.replace(/[?.!,]+$/, '')
+  if (path)
+    return {
+      text: `Deleting "${path}" needs your approval.`,
+      call: { name: 'delete_file', args: { path } },
+    }
+  return {
+    text: `Let me check my notes on "${topicOf(prompt)}".`,
+    call: { name: 'notes', args: { topic: topicOf(prompt) } },
+  }
+}
+
+/** What the demo says about one tool result: a denied call is reported as such, with its reason. */
+const reportOn = (result: ToolResultBlock): string => {
+  const text = textOf(result.content)
+  if (result.code === 'DENIED') return `I left it alone. ${text}`
+  return result.toolCallId.startsWith('delete_file-') ? `Done: ${text}` : `My notes say: ${text}`
+}
+
 /**
  * The reply of the offline demo model, decided by the request alone (deterministic): step 1
- * answers the prompt by calling the `notes` tool; later steps report the tool result and
- * acknowledge every steer that arrived meanwhile, so a person can watch steering land.
+ * answers the prompt by calling the `notes` tool (or `delete_file`, which needs approval, when
+ * the prompt says `delete <path>`); later steps report the tool results and acknowledge every
+ * steer that arrived meanwhile, so a person can watch steering land.
  */
-export const demoReply = (request: ModelRequest): { text: string; call?: { topic: string } } => {
+export const demoReply = (request: ModelRequest): { text: string; call?: DemoCall } => {
   const exchange = lastExchange(request.messages)
   const users = exchange.filter((m) => m.role === 'user').map((m) => textOf(m.content))
-  const results = exchange.filter((m) => m.role === 'tool').map((m) => textOf(m.content))
-  if (request.step === 1) {
-    const prompt = users[users.length - 1] ?? 'that'
-    return { text: `Let me check my notes on "${topicOf(prompt)}".`, call: { topic: topicOf(prompt) } }
-  }
-  const parts = results.map((r) => `My notes say: ${r}`)
+  const results = exchange.flatMap((m) =>
+    m.role === 'tool' ? m.content.filter((b): b is ToolResultBlock => b.type === 'tool-result') : [],
+  )
+  if (request.step === 1) return firstCall(users[users.length - 1] ?? 'that')
+  const parts = results.map(reportOn)
   for (const steer of users) parts.push(`You said "${steer}", so I will take that into account.`)
   if (parts.length === 0) parts.push('Done.')
   return { text: `${parts.join(' ')} Anything else?` }
@@ -58,26 +80,13 @@ export const demoModel =
     const reply = demoReply(request)
     const events: ModelEvent[] = wordDeltas(reply.text).map((text) => ({ type: 'text', text }))
     if (reply.call) {
-      const args = JSON.stringify({ topic: reply.call.topic })
       events.push({
         type: 'tool-call',
-        id: `notes-${request.turn}-${request.step}`,
-        name: 'notes',
-        arguments: args,
+        id: `${reply.call.name}-${request.turn}-${request.step}`,
+        name: reply.call.name,
+        arguments: JSON.stringify(reply.call.args),
       })
     }
     events.push({ type: 'finish', reason: reply.call ? 'tool-calls' : 'stop' })
     return stream(events, timings.wordMs)
   }
-
-/** The demo's one tool: slow enough that a steer can arrive while it runs. */
-export const notesTool = (timings: DemoTimings) =>
-  defineTool({
-    name: 'notes',
-    description: 'Looks a topic up in the demo notes.',
-    parameters: z.object({ topic: z.string() }),
-    execute: ({ topic }) =>
-      timer(timings.toolMs).pipe(
-        map(() => `"${topic}" is a fine topic; steering lands between the steps of the running turn.`),
-      ),
-  })

@@ -3,6 +3,7 @@ import type { AgentMessage, ContentBlock } from '../contracts/messages.js'
 import { isHumanPrompt } from '../index.js'
 import { errorText } from '../messages/errorText.js'
 import { label } from '../testing.js'
+import { budgetLine, decisionLine, requestLine } from './formatPauses.js'
 
 export type Style = {
   readonly dim: (s: string) => string
@@ -40,6 +41,12 @@ export const formatDurable = (event: SessionEvent, style: Style): string | undef
       return style.dim(
         `  ↳ ${event.data.result.isError ? 'error: ' : ''}${textOf(event.data.result.content)}`,
       )
+    case 'approval/request':
+      return requestLine(event.data, style)
+    case 'approval/decision':
+      return decisionLine(event.data, style)
+    case 'budget/pause':
+      return budgetLine(event.data, style)
     case 'turn/end':
       return event.data.reason.kind === 'completed'
         ? undefined

@@ -1,5 +1,7 @@
 import { createInterface } from 'node:readline'
+import { distinctUntilChanged, filter, map, take } from 'rxjs'
 import type { Agent } from '../contracts/agent.js'
+import { approvalQuestion, askedApproval, parseAnswer } from './approvalPrompt.js'
 import { parseCommand, runCommand } from './commands.js'
 import { droppedLine, formatDurable, formatLive, PLAIN } from './format.js'
 import { Receipts } from './receipts.js'
@@ -10,6 +12,28 @@ export type LinesRun = { readonly lines: number; readonly failed: boolean }
 /** Lets the deferred wake (a microtask) claim what the last line queued, so the next line sees it. */
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
+/** Resolves once the agent is idle, or paused for a person (`whenIdle` alone waits past a pause). */
+const idleOrPaused = (agent: Agent): Promise<void> =>
+  new Promise((resolve) => {
+    const paused = agent.status$.pipe(
+      filter((status) => status === 'paused'),
+      take(1),
+    )
+    const subscription = paused.subscribe(() => resolve())
+    agent.whenIdle().then(() => {
+      subscription.unsubscribe()
+      resolve()
+    })
+  })
+
+/** What to say when input ends on a paused turn: it is left paused, as `dispose()` leaves it (R64). */
+const pausedAtEnd = (agent: Agent): string | undefined => {
+  if (agent.status !== 'paused') return undefined
+  const asked = askedApproval(agent)
+  const what = asked ? `${asked.name} waits for approval` : 'the turn is paused on its budget'
+  return `input ended while ${what}; the turn stays paused (with --session it resumes paused on the next start)`
+}
+
 /**
  * Without a terminal: each input line is a command (plain text steers a running turn and is a
  * followup while idle; lines starting with `/` are the same commands as in the terminal app),
@@ -18,7 +42,9 @@ const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolv
  * `be brief` on the next line steers it. Blank lines are skipped. `/promote N`, `/drop N` and
  * `/move N M` act on the waiting items as `/inbox` numbers them, and a receipt line says what
  * became of each message sent (`✓ ran as turn 2`, `✓ steered into 1.2`, `✗ dropped (removed)`).
- * Resolves once input ended (or `/quit`) and the agent is idle.
+ * When a tool call waits for approval, `y`, `n` and `n <reason>` answer it (R67); such a line read
+ * while the turn still runs waits until the turn pauses or ends, as a person would wait for the
+ * question. Resolves once input ended (or `/quit`) and the agent is idle, or paused.
  */
 export const runLines = async (
   agent: Agent,
@@ -43,9 +69,18 @@ export const runLines = async (
     if (event.type === 'agent/inbox/discard' && event.reason === 'cancel') write(droppedLine(event.messages))
     write(formatLive(event, PLAIN, io.events))
   })
+  // Each call asked about once, when it becomes the one `y` and `n` answer.
+  agent.approvals$
+    .pipe(
+      map(() => askedApproval(agent)?.callId),
+      distinctUntilChanged(),
+      filter((callId) => callId !== undefined),
+    )
+    .subscribe(() => write(approvalQuestion(agent, 200)))
   let lines = 0
   for await (const line of createInterface({ input: io.input, terminal: false })) {
-    const command = parseCommand(line)
+    if (parseAnswer(line) && agent.status === 'running') await idleOrPaused(agent)
+    const command = parseCommand(line, askedApproval(agent) !== undefined)
     if (command.kind === 'empty') continue
     lines++
     if (command.kind === 'quit') break
@@ -54,7 +89,8 @@ export const runLines = async (
     if (sent) receipts.track(sent.id, sent.text)
     await settle()
   }
-  await agent.whenIdle()
+  await idleOrPaused(agent)
+  write(pausedAtEnd(agent))
   await settle() // the receipts of the last outcomes
   return { lines, failed }
 }

@@ -5,7 +5,8 @@ import { openaiModel } from '../openai.js'
 import { type CliOptions, parseCliArgs, USAGE } from './args.js'
 import { runAttach } from './attachCommand.js'
 import { type DatabaseSession, openDatabaseSession } from './databaseSession.js'
-import { type DemoTimings, demoModel, notesTool } from './demoModel.js'
+import { demoModel } from './demoModel.js'
+import { type DemoTimings, demoTools } from './demoTools.js'
 import { runLines } from './lines.js'
 import { runMigrate } from './migrateCommand.js'
 import { ProviderSetupError, providerModel } from './provider.js'
@@ -30,7 +31,7 @@ const chooseModel = async (
   if (options.provider !== undefined)
     return { model: await providerModel({ ...options, provider: options.provider }, env), tools: [] }
   if (options.baseURL === undefined && options.model === undefined) {
-    return { model: demoModel(timings), tools: [notesTool(timings)] }
+    return { model: demoModel(timings), tools: demoTools(timings) }
   }
   const model = openaiModel({
     model: options.model ?? 'gpt-4o-mini',

@@ -1,5 +1,6 @@
 import { emitKeypressEvents } from 'node:readline'
 import type { Agent } from '../contracts/agent.js'
+import { approvalQuestion, askedApproval } from './approvalPrompt.js'
 import { parseCommand, runCommand } from './commands.js'
 import { COLORS, droppedLine, formatDurable, formatLive, textOf } from './format.js'
 import { inboxLines } from './inboxList.js'
@@ -20,7 +21,9 @@ export const KEYS_HELP = [
 /**
  * The interactive terminal app: streamed text, a status line and the numbered waiting items
  * redrawn in place, an input line that steers while a turn runs and edits queued items, and a
- * receipt for each message sent. Resolves when the user quits (after `dispose()`).
+ * receipt for each message sent. A call that waits for approval is asked about above the status
+ * line, and `y`, `n` or `n <reason>` answers it (R67). Resolves when the user quits (after
+ * `dispose()`).
  */
 export const runTty = (
   agent: Agent,
@@ -41,6 +44,9 @@ export const runTty = (
 
     const hint = () => {
       if (editor.id !== undefined) return 'Enter saves in place · Esc cancels the edit · Up/Down another item'
+      if (askedApproval(agent))
+        return 'answer the question above · other text steers (it waits) · Esc cancels'
+      if (agent.status === 'paused') return 'over budget: Esc cancels the turn'
       if (agent.status !== 'running') return 'Enter sends · /help'
       return `Enter steers · Tab queues${inbox.queue.length > 0 ? ' · Up edits · Ctrl-P steers it in' : ''} · Esc cancels`
     }
@@ -51,8 +57,10 @@ export const runTty = (
       const columns = io.output.columns || 80
       const list = inboxLines(inbox, { columns, limit: 8, ...(editor.id ? { editing: editor.id } : {}) })
       const prompt = editor.id === undefined ? '›' : `edit ${editor.number} ›`
+      const question = approvalQuestion(agent, columns)
       region.render([
         ...(partial ? [`${cyan('assistant ›')} ${partial}`] : []),
+        ...(question ? [bold(question)] : []),
         dim(`${spin}${parts.join(' · ')}  ${notice || hint()}`),
         ...list.map(dim),
         `${bold(prompt)} ${buffer}`,
@@ -117,7 +125,7 @@ export const runTty = (
       })
     }
     const submit = (line: string) => {
-      const command = parseCommand(line)
+      const command = parseCommand(line, askedApproval(agent) !== undefined)
       if (command.kind === 'quit') return quit()
       const { lines, sent } = runCommand(agent, command)
       // Help and the list go to the scrollback; a refusal ("no item 5") stays in the status line.

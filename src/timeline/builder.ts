@@ -1,7 +1,17 @@
-import { type Bar, LANES, type LaneName, type Layout, type Shape } from './shapes.js'
+import { type Bar, LANES, type LaneName, type Layout, OPTIONAL_LANES, type Shape } from './shapes.js'
 
 type Info = Record<string, unknown>
-type BarSpec = { key: string; lane: LaneName; at: number; cls: string; text: string; info: Info; id?: string }
+type BarSpec = {
+  key: string
+  lane: LaneName
+  at: number
+  cls: string
+  text: string
+  info: Info
+  id?: string
+  /** A fixed row, for a lane whose bars follow each other end to start (status). */
+  row?: number
+}
 type MarkSpec = {
   lane: LaneName
   row: number
@@ -27,10 +37,11 @@ export const layoutBuilder = (count: number) => {
   const claims = new Map<string, number>()
   const addInfo = (info: Info) => infos.push(info) - 1
   /** The first row of `lane` free at `from` (the bars of one row never overlap). */
-  const rowFor = (lane: LaneName, from: number) => {
+  const rowFor = (lane: LaneName, from: number, fixed?: number) => {
     const ends = rowEnds[lane]
-    let row = ends.findIndex((e) => e < from)
+    let row = fixed ?? ends.findIndex((e) => e < from)
     if (row === -1) row = ends.push(from) - 1
+    while (ends.length <= row) ends.push(-1)
     ends[row] = Number.POSITIVE_INFINITY
     return row
   }
@@ -40,7 +51,7 @@ export const layoutBuilder = (count: number) => {
     bar: (id: string) => bars.get(id),
     opened: (key: string) => open.get(key),
     start: (spec: BarSpec): Bar => {
-      const row = rowFor(spec.lane, spec.at)
+      const row = rowFor(spec.lane, spec.at, spec.row)
       const { lane, at, cls, text, id } = spec
       const bar: Bar = {
         kind: 'bar',
@@ -83,8 +94,10 @@ export const layoutBuilder = (count: number) => {
     /** A shaded acceptance window, drawn behind everything else. */
     window: (from: number, to: number, info: number) => shapes.unshift({ kind: 'window', from, to, info }),
     finish: (): Layout => {
+      const used = new Set(shapes.flatMap((s) => (s.kind === 'bar' || s.kind === 'mark' ? [s.lane] : [])))
+      const least = (lane: LaneName) => (OPTIONAL_LANES.has(lane) && !used.has(lane) ? 0 : 1)
       const rows = Object.fromEntries(
-        LANES.map((lane) => [lane, Math.max(1, rowEnds[lane].length)]),
+        LANES.map((lane) => [lane, Math.max(least(lane), rowEnds[lane].length)]),
       ) as Record<LaneName, number>
       rows.status = 2
       return { shapes, rows, infos, count }

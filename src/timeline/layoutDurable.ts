@@ -1,9 +1,10 @@
 import type { SessionEvent } from '../contracts/events.js'
 import type { InboxRecord } from '../contracts/inbox.js'
 import type { LayoutBuilder } from './builder.js'
+import { layoutPauseDurable } from './layoutPauses.js'
 import { contentText } from './shapes.js'
 
-/** Lays out one durable event: its transcript mark, the arrow of the message it carries, turns, steps, tools. */
+/** Lays out one durable event: its transcript mark, the arrow of the message it carries, turns, steps, tools, pauses. */
 export const layoutDurable = (b: LayoutBuilder, e: SessionEvent, at: number, text: string) => {
   b.mark({
     lane: 'transcript',
@@ -13,6 +14,7 @@ export const layoutDurable = (b: LayoutBuilder, e: SessionEvent, at: number, tex
     text,
     info: { seq: e.seq, event: e },
   })
+  layoutPauseDurable(b, e, at)
   if ((e.type === 'user/message' || e.type === 'steering/message') && e.data.id !== undefined) {
     const bar = b.bar(e.data.id)
     if (bar) {

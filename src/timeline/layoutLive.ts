@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../contracts/events.js'
 import type { LayoutBuilder } from './builder.js'
+import { layoutStatus } from './layoutPauses.js'
 import { contentText } from './shapes.js'
 import type { TimelineEntry } from './types.js'
 
@@ -69,16 +70,7 @@ export const layoutLive = (
       id: e.message.id,
     })
   } else if (e.type === 'agent/status') {
-    if (e.status === 'running')
-      b.start({
-        key: 'status',
-        lane: 'status',
-        at,
-        cls: 'running',
-        text: 'running',
-        info: { status: 'running', events: [entry] },
-      })
-    else b.close('status', at, { idleAt: entry.seq })
+    layoutStatus(b, e.status, entry, at)
   } else {
     const kind = e.type.split('/').slice(1).join('-')
     b.mark({ lane: 'status', row: 1, at, cls: `live ${kind}`, text, info: { event: e } })

@@ -2,8 +2,18 @@ import type { ContentBlock } from '../contracts/messages.js'
 import { label } from '../testing/label.js'
 import type { TimelineEntry } from './types.js'
 
-export type LaneName = 'inbox' | 'turns' | 'steps' | 'tools' | 'transcript' | 'status'
-export const LANES: readonly LaneName[] = ['inbox', 'turns', 'steps', 'tools', 'transcript', 'status']
+export type LaneName = 'inbox' | 'turns' | 'steps' | 'tools' | 'approvals' | 'transcript' | 'status'
+export const LANES: readonly LaneName[] = [
+  'inbox',
+  'turns',
+  'steps',
+  'tools',
+  'approvals',
+  'transcript',
+  'status',
+]
+/** Lanes drawn only when something is on them: most sessions never pause. */
+export const OPTIONAL_LANES: ReadonlySet<LaneName> = new Set(['approvals'])
 
 /** A bar from one entry to another (`open`: not ended when the record ends). */
 export type Bar = {
@@ -39,7 +49,10 @@ export type Shape =
   | { kind: 'link'; from: Point; to: Point }
   | { kind: 'window'; from: number; to: number; info: number }
 
-/** What the timeline draws: shapes, the rows each lane needs, and the details shown on click. */
+/**
+ * What the timeline draws: shapes, the rows each lane needs (0 for an optional lane with nothing
+ * on it, which is not drawn), and the details shown on click.
+ */
 export type Layout = {
   readonly shapes: Shape[]
   readonly rows: Record<LaneName, number>

@@ -9,7 +9,10 @@ export const TIMELINE_CSS = `
 .timeline .bar.open rect{stroke-dasharray:4 3}
 .timeline .bar.turn rect{fill:#c5e1a5;stroke:#558b2f}.timeline .bar.step rect{fill:#b2dfdb;stroke:#00796b}
 .timeline .bar.tool rect{fill:#ce93d8;stroke:#7b1fa2}.timeline .bar.tool.error rect{fill:#ef9a9a;stroke:#c62828}
-.timeline .bar.running rect{fill:#a5d6a7;stroke:#2e7d32}
+.timeline .bar.running rect{fill:#a5d6a7;stroke:#2e7d32}.timeline .bar.paused rect{fill:#ffcc80;stroke:#ef6c00}
+.timeline .bar.approval rect{fill:#ffe0b2;stroke:#ef6c00}.timeline .bar.approval.approved rect{fill:#c8e6c9;stroke:#2e7d32}
+.timeline .bar.approval.denied rect,.timeline .bar.approval.aborted rect{fill:#ef9a9a;stroke:#c62828}
+.timeline .bar.budget rect{fill:#fff59d;stroke:#f9a825}
 .timeline .mark{fill:#546e7a;stroke:#fff;stroke-width:1.5;cursor:pointer}
 .timeline .mark.enqueue{fill:#1e88e5}.timeline .mark.dequeue{fill:#2e7d32}.timeline .mark.discard{fill:#c62828}
 .timeline .mark.replace{fill:#ef6c00}.timeline .mark.durable{fill:#37474f}

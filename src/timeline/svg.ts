@@ -46,7 +46,8 @@ export const renderTimelineSvg = (
   const { x, width } = xScale(record, axis)
   const laneTop = {} as Record<LaneName, number>
   let y = TOP
-  for (const lane of LANES) {
+  const drawn = LANES.filter((lane) => layout.rows[lane] > 0)
+  for (const lane of drawn) {
     laneTop[lane] = y
     y += layout.rows[lane] * ROW + LANE_GAP
   }
@@ -57,7 +58,7 @@ export const renderTimelineSvg = (
     `<svg xmlns="http://www.w3.org/2000/svg" class="timeline" data-axis="${axis}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
     '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z"/></marker></defs>',
   )
-  for (const lane of LANES) {
+  for (const lane of drawn) {
     const h = layout.rows[lane] * ROW
     parts.push(
       `<g class="lane" data-lane="${lane}"><rect class="lane-bg" x="0" y="${laneTop[lane] - 3}" width="${width}" height="${h + 6}"/>`,

@@ -14,11 +14,19 @@ export type Marbles = {
   readonly events: string
   readonly transcript: string
   readonly timeline: string
+  /**
+   * The approvals lane: the durable events of pauses (`approval/request`, `approval/decision`,
+   * `budget/pause`), on the timeline's frames; `''` when there were none.
+   */
+  readonly approvals: string
   /** Letter → label, as the `values` of `expectEvents` / `expectTranscript` / `expectTimeline`. */
   readonly values: Readonly<Record<string, string>>
   /** All of it as text for a bug report or a marble spec. */
   readonly text: string
 }
+
+/** The event types of the approvals lane (R61–R67, R80), as `renderTimeline` draws it. */
+const PAUSE_EVENTS: ReadonlySet<string> = new Set(['approval/request', 'approval/decision', 'budget/pause'])
 
 /** Characters that mean something in a marble diagram, so never a value's letter. */
 const RESERVED = new Set([...'-|#^!() '])
@@ -59,11 +67,14 @@ export const toMarbles = (record: TimelineRecord, options: MarblesOptions = {}):
   const events = diagram((e) => e.stream === 'events')
   const transcript = diagram((e) => e.stream === 'transcript')
   const timeline = diagram(() => true)
+  const approvals = diagram((e) => e.stream === 'transcript' && PAUSE_EVENTS.has(e.event.type))
   const legend = Object.entries(values)
     .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
     .join(', ')
-  const text = `events:     '${events}'\ntranscript: '${transcript}'\ntimeline:   '${timeline}'\nvalues:     { ${legend} }`
-  return { events, transcript, timeline, values, text }
+  // A run that never paused reads as before: the lane's line only when something is on it.
+  const lane = approvals === '' ? '' : `\napprovals:  '${approvals}'`
+  const text = `events:     '${events}'\ntranscript: '${transcript}'\ntimeline:   '${timeline}'${lane}\nvalues:     { ${legend} }`
+  return { events, transcript, timeline, approvals, values, text }
 }
 
 /**

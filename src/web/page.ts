@@ -5,6 +5,10 @@ const CSS = `
 body{font:14px system-ui,sans-serif;margin:0;color:#222}
 header{padding:8px 14px;background:#263238;color:#fff;display:flex;gap:12px;align-items:center}
 #status{padding:1px 8px;border-radius:8px;background:#546e7a}#status.running{background:#2e7d32}
+#status.paused{background:#ef6c00}
+#approvals-panel{border:2px solid #ef6c00;border-radius:6px;padding:4px 10px;margin-bottom:10px;background:#fff8e1}
+#approvals-panel h3{margin:4px 0}#approvals{padding-left:18px}#approvals li{margin:6px 0}
+#approvals code{margin:0 6px;white-space:pre-wrap;word-break:break-all}#approvals input{min-width:180px;margin-right:4px}
 main{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,1fr);gap:14px;padding:12px 14px}
 #transcript{list-style:none;padding:0;margin:0 0 10px;max-height:45vh;overflow:auto}
 #transcript li{margin:4px 0;padding:5px 8px;border-radius:6px;background:#f1f3f4;white-space:pre-wrap}
@@ -24,7 +28,9 @@ export const servePage = (script: string): string => `<!doctype html>
 <body>
 <header><strong>steerable</strong><span id="status" data-testid="status">connecting</span><span id="agent"></span></header>
 <main>
-<section><ol id="transcript" data-testid="transcript"></ol>
+<section><div id="approvals-panel" data-testid="approvals-panel" hidden><h3>Waiting for your approval</h3>
+<ol id="approvals" data-testid="approvals"></ol></div>
+<ol id="transcript" data-testid="transcript"></ol>
 <div id="composer">
 <input id="prompt" data-testid="prompt" autocomplete="off" placeholder="Type, then Enter to steer (a prompt while idle) or Tab to queue">
 <button type="button" id="steer">Steer</button><button type="button" id="queue">Queue</button>

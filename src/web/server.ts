@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { Agent } from '../contracts/agent.js'
 import { errorText } from '../messages/errorText.js'
 import { record } from '../timeline/record.js'
-import { runCommand } from './api.js'
+import { refusedStatus, runCommand } from './api.js'
 import { loadAppScript } from './appScript.js'
 import { servePage } from './page.js'
 import {
@@ -104,7 +104,7 @@ export const serveAgent = async (agent: Agent, options: ServeOptions = {}): Prom
         try {
           reply(res, 200, runCommand(agent, name, body))
         } catch (error) {
-          reply(res, 400, { error: errorText(error) })
+          reply(res, refusedStatus(error), { error: errorText(error) })
         }
       },
       (error: CommandBodyError) => reply(res, error.status, { error: error.message }, error.status !== 400),

@@ -15,9 +15,10 @@ const changesFrame = (changes: readonly InboxChange[]) =>
   changes.length === 0 ? '' : frame('inbox-changes', changes)
 
 /**
- * One page's event stream: `snapshot` (the record so far) and `inbox` (what waits) first, then
- * each timeline `entry`, each `inbox-changes` (the changes to what waits, `InboxChange[]`) and
- * each `status` as they happen, and a comment every 15 s so proxies keep the connection. Ends
+ * One page's event stream: `snapshot` (the record so far), `inbox` (what waits) and
+ * `approvals` (the calls that wait for a decision, R67) first, then each timeline `entry`, each
+ * `inbox-changes` (the changes to what waits, `InboxChange[]`), each `status` and each new
+ * `approvals` list as they happen, and a comment every 15 s so proxies keep the connection. Ends
  * when the agent's streams do; returns the teardown.
  *
  * A page that does not take what is sent is dropped (its connection destroyed) once more than
@@ -58,6 +59,7 @@ export const streamTo = (
       ),
       recording.entries$.pipe(map((entry) => frame('entry', entry))),
       agent.status$.pipe(map((status) => frame('status', status))),
+      agent.approvals$.pipe(map((approvals) => frame('approvals', approvals))),
       interval(15_000).pipe(map(() => ': keep-alive\n\n')),
     ).subscribe({
       next: (text) => {

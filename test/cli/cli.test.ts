@@ -1,46 +1,20 @@
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCli, driveCli, FAST, hasPty, type Logged, readLog, runCli } from '../support/cliCommand.js'
 
-/**
- * The `steerable` command end to end. It is bundled once with esbuild and run with plain `node`
- * (tsx per spawn costs seconds on this machine); the terminal tests drive it through a real
- * pseudo-terminal (test/support/ptyDrive.py, Python's pty module).
- */
+/** The `steerable` command end to end, bundled once (test/support/cliCommand.ts). */
 const root = mkdtempSync(join(tmpdir(), 'steerable-cli-'))
-const cli = join(root, 'cli.mjs')
-const fast = { STEERABLE_DEMO_WORD_MS: '5', STEERABLE_DEMO_TOOL_MS: '20' }
+let cli = ''
 
 beforeAll(async () => {
-  await build({
-    entryPoints: ['src/cli.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: cli,
-    logLevel: 'silent',
-  })
+  cli = await buildCli(root)
 }, 60_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-const run = (input: string, args: readonly string[] = [], env: Record<string, string> = fast) =>
-  spawnSync(process.execPath, [cli, ...args], {
-    input,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, ...env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
-  })
-
-type Logged = { readonly seq: number; readonly type: string; readonly data: Record<string, unknown> }
-const readLog = (path: string): Logged[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Logged)
+const run = (input: string, args: readonly string[] = [], env: Record<string, string> = FAST) =>
+  runCli(cli, input, args, env)
 
 describe('steerable without a terminal', () => {
   it('each input line is a prompt; the transcript is printed as it is written', () => {
@@ -163,23 +137,10 @@ describe('steerable without a terminal', () => {
   }, 60_000)
 })
 
-const python = spawnSync('python3', ['-c', 'import pty'], { encoding: 'utf8' }).status === 0
+const drive = (steps: readonly object[], args: readonly string[], env: Record<string, string>) =>
+  driveCli(cli, steps, args, env)
 
-/** Plays `steps` against the command in a pseudo-terminal; returns the ANSI-free screen output. */
-const drive = (steps: readonly object[], args: readonly string[], env: Record<string, string>) => {
-  const result = spawnSync(
-    'python3',
-    ['test/support/ptyDrive.py', JSON.stringify(steps), '--', process.execPath, cli, ...args],
-    {
-      encoding: 'utf8',
-      timeout: 90_000,
-      env: { ...process.env, ...env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
-    },
-  )
-  return { status: result.status, output: result.stdout, error: result.stderr }
-}
-
-describe.runIf(python)('steerable in a terminal', () => {
+describe.runIf(hasPty)('steerable in a terminal', () => {
   it('R25: Esc drops the queued prompts, says so, and puts their text back in the input line', () => {
     const file = join(root, 'esc.jsonl')
     const { status, output, error } = drive(

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { firstValueFrom } from 'rxjs'
 import { filter } from 'rxjs/operators'
+import { z } from 'zod'
 import type { Agent } from '../../src/index.js'
-import { createAgent } from '../../src/index.js'
+import { createAgent, defineTool } from '../../src/index.js'
 import { scriptedModel } from '../../src/testing.js'
 import type { TimelineRecord } from '../../src/timeline.js'
 import { record } from '../../src/timeline.js'
@@ -28,6 +29,31 @@ export const cancelScenarioRecord = async (steer = 's'): Promise<TimelineRecord>
   agent.inject('ctx')
   agent.followup('q')
   agent.cancel({ kind: 'user' })
+  await agent.whenIdle()
+  await agent.dispose()
+  return recording.record()
+}
+
+/** A tool that needs approval (R61). */
+export const rmTool = defineTool({
+  name: 'rm',
+  description: 'Removes a file.',
+  parameters: z.object({ path: z.string() }),
+  needsApproval: true,
+  execute: ({ path }) => `removed ${path}`,
+})
+export const rmCall = (id: string, path: string) => ({ id, name: 'rm', arguments: JSON.stringify({ path }) })
+
+/** A turn that pauses on two calls of `rm`: `c1` is approved, `c2` denied with the reason `no`. */
+export const approvalScenarioRecord = async (): Promise<TimelineRecord> => {
+  const script = [{ toolCalls: [rmCall('c1', 'a'), rmCall('c2', 'b')] }, 'done']
+  const agent = createAgent({ model: scriptedModel(script), tools: [rmTool] })
+  const recording = record(agent)
+  const paused = firstValueFrom(agent.status$.pipe(filter((s) => s === 'paused')))
+  agent.followup('go')
+  await paused
+  agent.approve('c1')
+  agent.deny('c2', { reason: 'no' })
   await agent.whenIdle()
   await agent.dispose()
   return recording.record()

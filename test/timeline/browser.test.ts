@@ -3,7 +3,12 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { renderTimeline, type TimelineRecord } from '../../src/timeline.js'
 import { ARTIFACTS, describeBrowser, launch, watchedPage } from '../support/browser.js'
-import { cancelScenarioRecord, marbleRecords, scenarioRecords } from '../support/timelineRuns.js'
+import {
+  approvalScenarioRecord,
+  cancelScenarioRecord,
+  marbleRecords,
+  scenarioRecords,
+} from '../support/timelineRuns.js'
 
 /** Each message bar of the order axis with its enqueue and dequeue/discard marks' x. */
 const barsAndMarks = (page: Page) =>
@@ -74,6 +79,40 @@ describeBrowser('timeline in a browser', () => {
     expect(await page.textContent('.axis[data-axis="order"] .bar.steering title')).toBe(evil)
     expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined()
     expect(await page.$$('img')).toHaveLength(0)
+    expect(errors).toStrictEqual([])
+  }, 120_000)
+
+  it('R67: a paused turn: the approvals lane below the tools, a bar per call from its request mark to its decision mark, its details on click', async () => {
+    const { page, errors } = await watchedPage(browser)
+    await page.setContent(renderTimeline(await approvalScenarioRecord()))
+    const lanes = await page.$$eval('.axis[data-axis="order"] .lane', (gs) =>
+      gs.map((g) => g.getAttribute('data-lane')),
+    )
+    expect(lanes).toStrictEqual(['inbox', 'turns', 'steps', 'tools', 'approvals', 'transcript', 'status'])
+    const spans = await page.$$eval('.axis[data-axis="order"] .bar.approval', (bars) =>
+      bars.map((bar) => {
+        const rect = bar.querySelector('rect')!
+        const svg = bar.closest('svg')!
+        const xs = (type: string) =>
+          Array.from(svg.querySelectorAll(`.mark.durable.${type}`)).map((m) => Number(m.getAttribute('cx')))
+        return {
+          cls: bar.getAttribute('class'),
+          x: Number(rect.getAttribute('x')),
+          end: Number(rect.getAttribute('x')) + Number(rect.getAttribute('width')),
+          requests: xs('approval-request'),
+          decisions: xs('approval-decision'),
+        }
+      }),
+    )
+    expect(spans.map((s) => s.cls)).toStrictEqual(['bar approval approved', 'bar approval denied'])
+    spans.forEach((span, i) => {
+      expect(span.x).toBeCloseTo(span.requests[i]!, 3)
+      expect(span.end).toBeCloseTo(span.decisions[i]!, 3)
+    })
+    await page.click('.axis[data-axis="order"] .bar.approval.denied')
+    await expect.poll(() => page.textContent('#details')).toContain('"reason": "no"')
+    expect(await page.isVisible('.axis[data-axis="order"] .bar.paused')).toBe(true)
+    await page.screenshot({ path: join(ARTIFACTS, 'timeline-approvals.png'), fullPage: true })
     expect(errors).toStrictEqual([])
   }, 120_000)
 

@@ -1,4 +1,5 @@
 import { fromEventSource } from '../../client/fromEventSource.js'
+import type { PendingApproval } from '../../contracts/agent.js'
 import type { InboxSnapshot } from '../../contracts/inbox.js'
 import type { AgentStatus } from '../../contracts/messages.js'
 import { layoutTimeline } from '../../timeline/layout.js'
@@ -6,6 +7,7 @@ import { renderTimelineSvg } from '../../timeline/svg.js'
 import type { TimelineEntry, TimelineRecord } from '../../timeline/types.js'
 import { applyInboxChanges, type InboxChange } from '../inboxChanges.js'
 import { post, withToken } from './post.js'
+import { renderApprovals } from './renderApprovals.js'
 import { renderChat } from './renderChat.js'
 import { renderInbox } from './renderInbox.js'
 
@@ -46,8 +48,17 @@ const drawRecord = () => {
   renderChat($('transcript'), record.entries)
 }
 
+/** A blank reason box gives no reason (the server drops a blank one too). */
+const decide = (command: 'approve' | 'deny', callId: string, reason: string) =>
+  act(command, reason.trim() === '' ? { callId } : { callId, reason })
+const drawApprovals = (approvals: readonly PendingApproval[]) =>
+  renderApprovals($('approvals-panel'), $('approvals'), approvals, {
+    approve: (callId, reason) => decide('approve', callId, reason),
+    deny: (callId, reason) => decide('deny', callId, reason),
+  })
+
 fromEventSource<unknown>(withToken('/events'), {
-  events: ['snapshot', 'entry', 'inbox', 'inbox-changes', 'status'],
+  events: ['snapshot', 'entry', 'inbox', 'inbox-changes', 'status', 'approvals'],
 }).subscribe(({ type, data }) => {
   if (type === 'snapshot') {
     const snapshot = data as { agentId: string; record: TimelineRecord }
@@ -67,16 +78,22 @@ fromEventSource<unknown>(withToken('/events'), {
     $('status').textContent = status
     $('status').className = status
     return
+  } else if (type === 'approvals') {
+    drawApprovals(data as PendingApproval[])
+    return
   } else return
   drawRecord()
 })
 
-/** Enter steers the running turn (a prompt while idle); Tab queues a followup. */
+/**
+ * Enter steers the running turn (a prompt while idle); Tab queues a followup. While the turn is
+ * paused a steer waits for the decision (R63, `onApproval: 'hold'`).
+ */
 const send = (how: 'enter' | 'queue') => {
   const text = prompt.value
   if (text.trim() === '') return
   prompt.value = ''
-  act(how === 'queue' ? 'followup' : status === 'running' ? 'steer' : 'followup', { text })
+  act(how === 'queue' || status === 'idle' ? 'followup' : 'steer', { text })
 }
 prompt.addEventListener('keydown', (event) => {
   if (event.key === 'Enter') {

@@ -27,6 +27,15 @@ export const chatLine = (e: SessionEvent): { who: string; text: string } | undef
       return { who: 'assistant', text: text(e.data.content) }
     case 'tool/result':
       return { who: 'tool', text: text(e.data.result.content) }
+    case 'approval/request':
+      return { who: 'approval?', text: `${e.data.name}(${e.data.arguments})` }
+    case 'approval/decision':
+      return { who: e.data.decision, text: e.data.reason ?? '' }
+    case 'budget/pause':
+      return {
+        who: 'budget',
+        text: `paused: ${e.data.usage.totalTokens} tokens, ${e.data.usage.requests} requests used`,
+      }
     case 'turn/end':
       return e.data.reason.kind === 'completed'
         ? undefined
