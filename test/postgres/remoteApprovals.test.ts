@@ -2,11 +2,17 @@
  * R65 on PostgreSQL, with the owner in this process: `client.session(id).approve`, `.deny` and
  * `.approvals$` from a client; decisions are journal rows the owner applies in order with sends
  * and edits; a decision on a call that is not pending settles refused (`ApprovalNotPendingError`)
- * and never throws in the owner; a paused session reopens paused under the next owner.
+ * and never throws in the owner; followers of `events$` see the pause as the owner published it.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { ApprovalNotPendingError, InvalidInputError, type PendingApproval } from '../../src/index.js'
-import { connectSessions, migrate } from '../../src/postgres.js'
+import {
+  type AgentEvent,
+  ApprovalNotPendingError,
+  InvalidInputError,
+  type PendingApproval,
+} from '../../src/index.js'
+import { liveChannel } from '../../src/postgres/channels.js'
+import { connectSessions, migrate, publishEvents, type RemoteAgentEvent } from '../../src/postgres.js'
 import { hostileValues } from '../support/hostile.js'
 import { approvalOwner, callShell, journal } from '../support/postgresApprovals.js'
 import { committedEvents, until } from '../support/postgresOwner.js'
@@ -18,6 +24,15 @@ beforeAll(async () => {
   await migrate(db.pool)
 })
 afterAll(() => db.drop())
+
+/** How many connections LISTEN to the session's live channel (their last statement says so). */
+const listeners = async (session: string): Promise<number> => {
+  const { rows } = await db.pool.query(
+    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = $1`,
+    [`LISTEN ${liveChannel(session)}`],
+  )
+  return rows[0]?.n as number
+}
 
 it('R65, R62, R2: approve and deny check their arguments at once like the local calls, and store nothing when refused', async () => {
   const client = connectSessions(db.pool)
@@ -147,6 +162,39 @@ it('R65, V9: a remote decision on a call that is not pending settles refused (Ap
   await owner.agent.whenIdle()
   expect(owner.ran).toEqual(['ls'])
   expect(owner.failures).toEqual([])
+  await owner.release()
+  await client.close()
+})
+
+it('R56, R61, R80: followers see a pause live: status paused, approval requested and budget exceeded arrive as the owner published them', async () => {
+  const client = connectSessions(db.pool, { pollMs: 100 })
+  const seen: RemoteAgentEvent[] = []
+  const following = client.session('paused-live').events$.subscribe((event) => seen.push(event))
+  await until(async () => (await listeners('paused-live')) === 1, 'the LISTEN')
+  const owner = await approvalOwner(
+    db.pool,
+    'paused-live',
+    [{ toolCalls: [callShell('c1', 'ls')] }, { toolCalls: [callShell('c2', 'pwd')] }],
+    [],
+    // The second request passes it: the turn pauses before a third.
+    { budget: { maxRequests: 1, onExceed: 'pause' } },
+  )
+  const local: AgentEvent[] = []
+  owner.agent.events$.subscribe((event) => local.push(event))
+  const publishing = publishEvents(owner.agent, db.pool, 'paused-live')
+  await client.session('paused-live').followup('go')
+  await until(() => owner.agent.status === 'paused', 'the approval pause')
+  await client.session('paused-live').approve('c1')
+  await until(() => owner.agent.approvals.some((a) => a.callId === 'c2'), 'the second approval pause')
+  await client.session('paused-live').deny('c2')
+  await until(() => local.some((e) => e.type === 'agent/budget/exceeded'), 'the budget pause')
+  await until(() => seen.length === local.length, 'every event')
+  expect(seen).toStrictEqual(JSON.parse(JSON.stringify(local)))
+  const statuses = seen.flatMap((e) => (e.type === 'agent/status' ? [e.status] : []))
+  expect(statuses).toContain('paused')
+  expect(seen.some((e) => e.type === 'agent/approval/requested' && e.callId === 'c1')).toBe(true)
+  following.unsubscribe()
+  publishing.unsubscribe()
   await owner.release()
   await client.close()
 })

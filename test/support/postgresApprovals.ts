@@ -5,7 +5,7 @@
  */
 import type pg from 'pg'
 import { z } from 'zod'
-import { defineTool, type ToolDefinition } from '../../src/index.js'
+import { type AgentOptions, defineTool, type ToolDefinition } from '../../src/index.js'
 import { applyRemoteRequests, openPostgresSession } from '../../src/postgres.js'
 import { extensionsOf } from '../../src/runtime/extensions.js'
 import type { ScriptedReply } from '../../src/testing.js'
@@ -44,11 +44,12 @@ export const approvalOwner = async (
   sessionId: string,
   script: readonly ScriptedReply[],
   more: readonly ToolDefinition[] = [],
+  options: Omit<AgentOptions, 'model' | 'store' | 'tools'> = {},
 ) => {
   const store = await openPostgresSession(pool, sessionId, { pollMs: 100 })
   await store.takeLease()
   const { tool, ran } = shellTool()
-  const { agent, model } = setup(script, { store, tools: [tool, ...more] })
+  const { agent, model } = setup(script, { ...options, store, tools: [tool, ...more] })
   const failures: unknown[] = []
   const feed = applyRemoteRequests(agent, store, { failed: (error) => failures.push(error) })
   return {
