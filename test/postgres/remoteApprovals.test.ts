@@ -142,7 +142,10 @@ it('R65, V9: a remote decision on a call that is not pending settles refused (Ap
     (error: unknown) => error,
   )
   expect(refused).toBeInstanceOf(ApprovalNotPendingError)
-  expect(refused).toMatchObject({ callId: 'no-such-call', message: expect.stringMatching(/^approve\(\): /) })
+  expect(refused).toMatchObject({
+    callId: 'no-such-call',
+    message: expect.stringMatching(/^approve\(\): no approval is pending .*session\.approvals\$ lists/),
+  })
   await expect(remote.deny('no-such-call')).rejects.toThrow(/^deny\(\): no approval is pending/)
   // The owner is as it was: paused on c1, nothing ran, nothing failed.
   expect(owner.agent.status).toBe('paused')

@@ -8,6 +8,11 @@ import { serialReads } from '../db/serialReads.js'
 import { withConnection } from '../db/timeouts.js'
 import type { RemoteEditRecord } from '../rows/remoteEditRecord.js'
 
+/** Where a client reads the calls that wait, and why the one it named may not have. */
+const REMOTE_HINT =
+  'session.approvals$ lists the calls that wait (a call is decided once: by a person, in any process, ' +
+  "by its approval timeout or by a send with onApproval: 'deny'; a cancel ends the wait)"
+
 /** A decision this client stored: its journal row and what it asked. */
 export type StoredDecision = {
   readonly seq: number
@@ -53,7 +58,7 @@ export const decisionApplied = (
         const row = rows[0] as { remote_applied?: unknown; refused?: unknown } | undefined
         if (row?.refused === true) {
           const call = record.decision === 'approved' ? 'approve()' : 'deny()'
-          subscriber.error(new ApprovalNotPendingError(call, record.callId))
+          subscriber.error(new ApprovalNotPendingError(call, record.callId, REMOTE_HINT))
         } else if (Number(row?.remote_applied ?? 0) >= seq) subscriber.complete()
         return false
       },
