@@ -9,6 +9,7 @@ export {
   type RemoteSession,
   type SessionsClient,
 } from './postgres/client/connectSessions.js'
+export type { RemoteApprovals } from './postgres/client/remoteDecisionCalls.js'
 export type { RemoteInboxControls } from './postgres/client/remoteEditCalls.js'
 export { type DatabaseOptions, LeaseLostError } from './postgres/db/databaseErrors.js'
 export { type MigrateResult, migrate } from './postgres/db/migrate.js'

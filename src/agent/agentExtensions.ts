@@ -1,7 +1,8 @@
-import type { Agent } from '../contracts/agent.js'
+import type { Agent, DecisionOptions } from '../contracts/agent.js'
+import { ApprovalNotPendingError } from '../contracts/errors.js'
 import type { AgentCancelCause, AgentMessageId, CancelOptions, SendInput } from '../contracts/messages.js'
 import type { RemoteApplied, RemoteEdit, RemoteEditApplied, RemoteSend } from '../contracts/remote.js'
-import { selectWakingHumanPrompts } from '../machine/selectors.js'
+import { selectIsPending, selectWakingHumanPrompts } from '../machine/selectors.js'
 import type { Driver } from '../runtime/driver.js'
 import type { AgentExtensions } from '../runtime/extensions.js'
 import type { AddedPromptSubmit } from '../runtime/hookSet.js'
@@ -50,7 +51,7 @@ export class Extensions implements AgentExtensions {
    * The owner's side of a remote edit (R55, R58): it goes through the agent's own operation, so it
    * is one input of the same ordered pipeline as everything else (V3), validated again (R1, R2),
    * and decided by the agent's state when it is processed (R43–R46: an item that is no longer
-   * waiting is left alone; R25, R26 for a cancel). Called at top level, each operation returns
+   * waiting is left alone; R25, R26 for a cancel; R62 for a decision). Called at top level, each operation returns
    * once its input was processed, so what it journaled is buffered when this returns. An agent
    * that stopped (disposed or released) applies nothing: the edit stays for the next owner.
    */
@@ -74,7 +75,27 @@ export class Extensions implements AgentExtensions {
       case 'cancel':
         agent.cancel(edit.cause as AgentCancelCause, edit.options as CancelOptions)
         break
+      case 'decide':
+        return this.#decide(edit)
     }
+    return 'applied'
+  }
+
+  /**
+   * A remote decision (R65): the agent's own `approve` or `deny` when the call is pending now.
+   * Anything else must not throw in the owner: the request settles refused under its own id,
+   * with the error the local call would have thrown, so the client that made it can read why.
+   */
+  #decide(edit: Extract<RemoteEdit, { kind: 'decide' }>): RemoteEditApplied {
+    const call = edit.decision === 'approved' ? 'approve()' : 'deny()'
+    if (!selectIsPending(this.#driver.state(), edit.callId)) {
+      const { name, message } = new ApprovalNotPendingError(call, edit.callId)
+      this.#driver.command({ type: 'refuse', id: edit.request as AgentMessageId, error: { name, message } })
+      return 'refused'
+    }
+    const options = { source: edit.source, ...(edit.reason === undefined ? {} : { reason: edit.reason }) }
+    if (edit.decision === 'approved') this.#agent.approve(edit.callId, options as DecisionOptions)
+    else this.#agent.deny(edit.callId, options as DecisionOptions)
     return 'applied'
   }
 

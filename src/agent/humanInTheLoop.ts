@@ -29,7 +29,8 @@ export const parseDecision = (
   if (options !== undefined) {
     const result = guarded(call, ['options'], () => decisionOptionsSchema.safeParse(options))
     if (result.success) parsed = result.data as DecisionOptions
-    else issues.push(...toInputIssues(result.error, ['options'], options))
+    // Naming the issues reads the caller's values again: a revoked Proxy throws there too.
+    else issues.push(...guarded(call, ['options'], () => toInputIssues(result.error, ['options'], options)))
   }
   if (issues.length > 0) throw new InvalidInputError(call, issues)
   return { callId: callId as string, reason: parsed.reason, source: parsed.source ?? USER }
@@ -66,7 +67,11 @@ export const parseRaise = (limits: unknown, usage: BudgetUsage, hasBudget: boole
       { path: ['limits'], message: 'this agent has no budget; give createAgent({budget}) one first' },
     ])
   const result = guarded(call, ['limits'], () => limitsSchema.safeParse(limits))
-  if (!result.success) throw new InvalidInputError(call, toInputIssues(result.error, ['limits'], limits))
+  if (!result.success)
+    throw new InvalidInputError(
+      call,
+      guarded(call, ['limits'], () => toInputIssues(result.error, ['limits'], limits)),
+    )
   const { maxTotalTokens, maxRequests } = result.data
   const issues: InputIssue[] = []
   if (maxTotalTokens === undefined && maxRequests === undefined)

@@ -8,6 +8,10 @@ import { type PausedTurn, usageOf } from '../session/pausedTurn.js'
  * The delivery state of a session that reopens paused (R65): its last turn is the activity again,
  * in the phase it stopped in, with its window open and `status` `'paused'`; and the effect that
  * resumes it (the calls the pause does not hold run again, the pending ones are timed again).
+ * The resume is scheduled, as a restored inbox's wake is (R6): what the caller does right after
+ * `createAgent` returns comes first. A cancel then aborts the calls before any of them runs again
+ * (a PostgreSQL client that cancels a session nobody drives has an agent with no tools, R58), and
+ * an owner applies the requests that waited before the calls start.
  */
 export const pausedState = (
   paused: PausedTurn,
@@ -36,7 +40,7 @@ export const pausedState = (
     window: true,
     wakeScheduled: false,
   }
-  return { state, owed: approval ? [{ kind: 'post', input: { type: 'turn/resume', activity: id } }] : [] }
+  return { state, owed: approval ? [{ kind: 'schedule', input: { type: 'turn/resume', activity: id } }] : [] }
 }
 
 const EMPTY = Object.freeze({ content: Object.freeze([]), toolCalls: Object.freeze([]) })

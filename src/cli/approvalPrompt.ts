@@ -2,9 +2,7 @@ import type { Agent, PendingApproval } from '../contracts/agent.js'
 import { oneLine } from './inboxList.js'
 
 /** A person's answer to the approval the app asks about (R67). */
-export type ApprovalAnswer =
-  | { readonly kind: 'approve' }
-  | { readonly kind: 'deny'; readonly reason?: string }
+export type ApprovalAnswer = { readonly kind: 'yes' } | { readonly kind: 'no'; readonly reason?: string }
 
 /**
  * `y` approves; `n` denies, and `n <reason>` denies with that reason (shown to the model). Any
@@ -12,10 +10,10 @@ export type ApprovalAnswer =
  */
 export const parseAnswer = (line: string): ApprovalAnswer | undefined => {
   const trimmed = line.trim()
-  if (/^y$/i.test(trimmed)) return { kind: 'approve' }
+  if (/^y$/i.test(trimmed)) return { kind: 'yes' }
   const no = /^n(?:\s+(.+))?$/is.exec(trimmed)
   if (!no) return undefined
-  return no[1] === undefined ? { kind: 'deny' } : { kind: 'deny', reason: no[1] }
+  return no[1] === undefined ? { kind: 'no' } : { kind: 'no', reason: no[1] }
 }
 
 /** What `y` and `n` answer: the first pending call, in the model's order. */
@@ -44,7 +42,7 @@ export const approvalQuestion = (agent: Agent, columns: number): string | undefi
 export const answerApproval = (agent: Agent, answer: ApprovalAnswer): string[] => {
   const asked = askedApproval(agent)
   if (!asked) return ['no tool call waits for approval']
-  if (answer.kind === 'approve') agent.approve(asked.callId)
+  if (answer.kind === 'yes') agent.approve(asked.callId)
   else agent.deny(asked.callId, answer.reason === undefined ? {} : { reason: answer.reason })
   return []
 }

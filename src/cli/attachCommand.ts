@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import type { AgentMessageId } from '../contracts/messages.js'
 import { errorText } from '../messages/errorText.js'
 import { connectSessions, openPostgresSession } from '../postgres.js'
+import { promptApprovals, sendDecision } from './attachApprovals.js'
 import { parseCommand } from './commands.js'
 import { COLORS, PLAIN } from './format.js'
 import { oneLine } from './inboxList.js'
@@ -20,9 +21,11 @@ package (npm install pg).
 What you type: plain text steers the running turn, and is a followup while the session is idle
 (the owner routes it by its own window when it applies it); /followup text (or /queue text)
 queues a followup; /steer text; /inject text adds context; /cancel cancels the running turn and
-discards what waits (/cancel keep keeps it; with no owner it applies to the stored inbox); /help;
-/quit or Ctrl-D leaves (the session keeps running). /drop, /move, /promote and /inbox need the
-owner's inbox, which another process does not see: use them where the session runs.
+discards what waits (/cancel keep keeps it; with no owner it applies to the stored inbox);
+/approve ID lets a tool call that waits for approval run, /deny ID [reason] refuses it (each call
+that waits is shown with its ID); /help; /quit or Ctrl-D leaves (the session keeps running) once
+what you typed is stored and your decisions are applied. /drop, /move, /promote and /inbox need
+the owner's inbox, which another process does not see: use them where the session runs.
 
 Options:
   --database-url URL  the database (or DATABASE_URL)
@@ -123,6 +126,7 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
     },
   })
   following.add(session.events$.subscribe((event) => view.live(event)))
+  following.add(promptApprovals(session, style, write))
   io.stdout.write(`attached to ${name} (plain text steers, a followup while idle; /help; /quit leaves)\n`)
 
   const sends: Promise<unknown>[] = []
@@ -163,6 +167,8 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
             },
           ),
         )
+      } else if (command.kind === 'approve' || command.kind === 'deny') {
+        sends.push(sendDecision(session, command, write, () => (code = 1)))
       } else if (command.kind === 'help') write(ATTACH_USAGE.slice(ATTACH_USAGE.indexOf('What you type')))
       else if (command.kind === 'unknown' || command.kind === 'usage')
         write(command.kind === 'usage' ? command.text : `unknown command: ${command.text} (try /help)`)

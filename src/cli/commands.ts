@@ -11,6 +11,9 @@ export type Command =
   | { readonly kind: 'cancel'; readonly keepInbox: boolean }
   | { readonly kind: 'promote' | 'drop'; readonly n: number }
   | { readonly kind: 'move'; readonly n: number; readonly to: number }
+  /** A decision on the pending approval of tool call `callId` (R67). */
+  | { readonly kind: 'approve'; readonly callId: string }
+  | { readonly kind: 'deny'; readonly callId: string; readonly reason?: string }
   | { readonly kind: 'quit' | 'help' | 'inbox' | 'empty' }
   | { readonly kind: 'unknown'; readonly text: string }
   | { readonly kind: 'usage'; readonly text: string }
@@ -18,7 +21,7 @@ export type Command =
 
 /** The commands, for `/help` in both modes. */
 export const COMMANDS_HELP =
-  '/queue text · /steer text · /inject text · /cancel [keep] · /inbox · /promote N · /drop N · /move N M · /quit'
+  '/queue text · /steer text · /inject text · /cancel [keep] · /inbox · /promote N · /drop N · /move N M · /approve ID · /deny ID [reason] · /quit'
 /** What the numbers mean, for `/help`. */
 export const NUMBERS_HELP =
   'N is the number of a waiting item as /inbox lists it: the queue first (the order it runs in), then staged steering and context. /promote N steers queued item N into the running turn (or runs it next while idle); /move N M makes it item M.'
@@ -31,9 +34,9 @@ const number = (word: string | undefined): number | undefined =>
   word !== undefined && /^\d+$/.test(word) ? Number(word) : undefined
 
 /**
- * `/queue text` (or `/followup text`), `/steer text`, `/inject text`, `/cancel [keep]`, `/inbox`, `/promote N`,
- * `/drop N`, `/move N M`, `/quit`, `/help`, or plain text. While a call waits for approval
- * (`approving`), `y`, `n` and `n <reason>` answer it.
+ * `/queue text` (or `/followup text`), `/steer text`, `/inject text`, `/cancel [keep]`, `/inbox`,
+ * `/promote N`, `/drop N`, `/move N M`, `/approve ID`, `/deny ID [reason]`, `/quit`, `/help`, or
+ * plain text. While a call waits for approval (`approving`), `y`, `n` and `n <reason>` answer it.
  */
 export const parseCommand = (line: string, approving = false): Command => {
   const trimmed = line.trim()
@@ -62,6 +65,16 @@ export const parseCommand = (line: string, approving = false): Command => {
       return n !== undefined && to !== undefined && rest.length === 2
         ? { kind: 'move', n, to }
         : { kind: 'usage', text: 'usage: /move N M (queued item N becomes item M; N and M from /inbox)' }
+    case 'approve':
+      return rest.length === 1 && rest[0]
+        ? { kind: 'approve', callId: rest[0] }
+        : { kind: 'usage', text: 'usage: /approve ID (the id of a call that waits for approval)' }
+    case 'deny': {
+      const [callId, ...words] = rest
+      if (!callId) return { kind: 'usage', text: 'usage: /deny ID [reason] (the id of a call that waits)' }
+      const reason = words.join(' ')
+      return reason ? { kind: 'deny', callId, reason } : { kind: 'deny', callId }
+    }
     case 'inbox':
       return { kind: 'inbox' }
     case 'quit':
@@ -117,12 +130,18 @@ const run = (agent: Agent, command: Command): CommandResult => {
       agent.remove(item.message.id)
       return say()
     }
+    case 'approve':
+      agent.approve(command.callId)
+      return say()
+    case 'deny':
+      agent.deny(command.callId, command.reason === undefined ? {} : { reason: command.reason })
+      return say()
     case 'inbox': {
       const lines = inboxLines(agent.inbox, { columns: 200, limit: Number.POSITIVE_INFINITY })
       return say(...(lines.length > 0 ? lines : ['nothing is waiting']))
     }
-    case 'approve':
-    case 'deny':
+    case 'yes':
+    case 'no':
       return say(...answerApproval(agent, command))
     case 'help':
       return say(COMMANDS_HELP, NUMBERS_HELP, APPROVAL_HELP)

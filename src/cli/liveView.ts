@@ -1,5 +1,6 @@
 import type { SessionEvent } from '../contracts/events.js'
 import type { RemoteAgentEvent } from '../postgres.js'
+import { approvalLine } from './attachApprovals.js'
 import { formatDurable, formatLive, type Style } from './format.js'
 
 /** What `steerable attach` shows of a session: its transcript, and its owner's live events. */
@@ -10,10 +11,11 @@ export type LiveView = {
 }
 
 /**
- * Lines for a session followed from another process. The transcript is printed as it commits;
- * the owner's status changes are printed as they happen (`· running`, `· idle`); with `stream`
- * (a terminal), its text is written as it streams, and the step's `assistant/message` then only
- * ends that line. `events` prints every live event, as the app's `--events` does.
+ * Lines for a session followed from another process. The transcript is printed as it commits
+ * (approval requests and decisions included, R67); the owner's status changes are printed as
+ * they happen (`· running`, `· paused`, `· idle`); with `stream` (a terminal), its text is
+ * written as it streams, and the step's `assistant/message` then only ends that line. `events`
+ * prints every live event, as the app's `--events` does.
  */
 export const liveView = (
   out: NodeJS.WritableStream,
@@ -40,7 +42,7 @@ export const liveView = (
         committed.add(key)
         if (streamed.has(key)) return end()
       }
-      const line = formatDurable(event, style)
+      const line = approvalLine(event, style) ?? formatDurable(event, style)
       if (line !== undefined) print(line)
     },
     live: (event) => {

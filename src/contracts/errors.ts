@@ -136,16 +136,18 @@ export class FlushTimeoutError extends Error {
 
 /**
  * `approve(callId)` or `deny(callId)` of a call that does not wait for a decision now: never
- * requested, already decided, or its turn ended (R62). Nothing changed.
+ * requested, already decided, or its turn ended (R62). Nothing changed. `hint` says where the
+ * calls that wait are listed (another process reads them elsewhere, R65).
  */
 export class ApprovalNotPendingError extends Error {
   override readonly name = 'ApprovalNotPendingError'
   readonly callId: string
-  constructor(call: string, callId: string) {
-    super(
-      `${call}: no approval is pending for tool call "${callId}"; ` +
-        'read agent.approvals for the calls that wait, or subscribe to agent.approvals$',
-    )
+  constructor(
+    call: string,
+    callId: string,
+    hint = 'read agent.approvals for the calls that wait, or subscribe to agent.approvals$',
+  ) {
+    super(`${call}: no approval is pending for tool call "${callId}"; ${hint}`)
     this.callId = callId
   }
 }

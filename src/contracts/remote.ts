@@ -32,6 +32,21 @@ export type RemoteEdit =
   | { readonly kind: 'move'; readonly id: string; readonly index: number }
   | { readonly kind: 'promote'; readonly id: string }
   | { readonly kind: 'cancel'; readonly cause: unknown; readonly options: unknown }
+  /**
+   * `approve` or `deny` from another process (R62, R65). `request` is the id of the request: a
+   * decision for a call that is not pending settles under it, refused (R65).
+   */
+  | {
+      readonly kind: 'decide'
+      readonly request: string
+      readonly callId: string
+      readonly decision: 'approved' | 'denied'
+      readonly reason?: string
+      readonly source: unknown
+    }
 
-/** What became of a remote edit: applied (whatever it then did), or left for the next owner. */
-export type RemoteEditApplied = 'applied' | 'stopped'
+/**
+ * What became of a remote edit: applied (whatever it then did); `refused`: a decision for a call
+ * that was not pending, settled refused under its request id (R65); or left for the next owner.
+ */
+export type RemoteEditApplied = 'applied' | 'refused' | 'stopped'

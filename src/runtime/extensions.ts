@@ -15,7 +15,10 @@ export type AgentExtensions = {
   wakingHumanPrompts(): number
   /** Applies a send minted in another process (R55); see `src/agent/acceptRemote.ts`. */
   acceptRemote(send: RemoteSend): RemoteApplied
-  /** Applies an inbox edit or a cancel requested by another process (R55, R58); see `src/agent/applyRemoteEdit.ts`. */
+  /**
+   * Applies an inbox edit, a cancel or an approval decision requested by another process (R55,
+   * R58, R65); see `src/agent/agentExtensions.ts`.
+   */
   applyRemoteEdit(edit: RemoteEdit): RemoteEditApplied
   /**
    * Stops driving without discarding (R57): a running turn ends as by a keepInbox cancel, what

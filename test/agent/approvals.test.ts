@@ -149,6 +149,11 @@ describe('R61: a call that needs approval pauses the turn', () => {
     expect(() => agent.approve('nope')).toThrow(ApprovalNotPendingError)
     expect(() => agent.deny('c1', { reason: 42 as unknown as string })).toThrow(InvalidInputError)
     expect(() => agent.approve('c1', { reasn: 'x' } as never)).toThrow(InvalidInputError)
+    // Reading a hostile reason to name the issue must not escape as a raw TypeError either.
+    const revoked = Proxy.revocable({}, {})
+    revoked.revoke()
+    expect(() => agent.deny('c1', { reason: revoked.proxy } as never)).toThrow(InvalidInputError)
+    expect(() => agent.raiseBudget({ maxRequests: revoked.proxy } as never)).toThrow(InvalidInputError)
     expect(durable.length).toBe(before)
     agent.approve('c1')
     expect(() => agent.approve('c1')).toThrow(ApprovalNotPendingError)

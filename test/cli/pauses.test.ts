@@ -6,12 +6,12 @@ import type { SessionEvent } from '../../src/index.js'
 
 describe('the answers to a pending approval in the terminal app (R67)', () => {
   it.each([
-    ['y', { kind: 'approve' }],
-    [' Y ', { kind: 'approve' }],
-    ['n', { kind: 'deny' }],
-    ['n   ', { kind: 'deny' }],
-    ['n keep it', { kind: 'deny', reason: 'keep it' }],
-    ['N  not  now ', { kind: 'deny', reason: 'not  now' }],
+    ['y', { kind: 'yes' }],
+    [' Y ', { kind: 'yes' }],
+    ['n', { kind: 'no' }],
+    ['n   ', { kind: 'no' }],
+    ['n keep it', { kind: 'no', reason: 'keep it' }],
+    ['N  not  now ', { kind: 'no', reason: 'not  now' }],
     ['yes', undefined],
     ['no', undefined],
     ['nope, steer instead', undefined],
@@ -21,7 +21,7 @@ describe('the answers to a pending approval in the terminal app (R67)', () => {
   })
 
   it('y and n answer only while a call waits; otherwise they are text like any other', () => {
-    expect(parseCommand('n why', true)).toEqual({ kind: 'deny', reason: 'why' })
+    expect(parseCommand('n why', true)).toEqual({ kind: 'no', reason: 'why' })
     expect(parseCommand('y')).toEqual({ kind: 'say', text: 'y' })
     expect(parseCommand('n why')).toEqual({ kind: 'say', text: 'n why' })
     expect(parseCommand('/inbox', true)).toEqual({ kind: 'inbox' })

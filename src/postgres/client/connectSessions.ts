@@ -20,6 +20,7 @@ import type { RemoteAgentEvent } from '../rows/liveEvents.js'
 import { acceptRemoteSend, type RemoteSendRecord } from '../rows/remoteSendRecord.js'
 import { followEvents } from './followEvents.js'
 import { followTranscript } from './followTranscript.js'
+import { type RemoteApprovals, remoteDecisionCalls } from './remoteDecisionCalls.js'
 import { type Chain, type RemoteInboxControls, remoteEditCalls } from './remoteEditCalls.js'
 import { remoteOutcome } from './remoteOutcome.js'
 import { writeRemoteSend } from './writeRemoteRequest.js'
@@ -36,29 +37,30 @@ export type ConnectSessionsOptions = DatabaseOptions & {
  * once the send is durable in the session's inbox journal, or rejects with `SessionStoreError`.
  * Sends from one client to one session are stored in the order they were made.
  */
-export type RemoteSession = RemoteInboxControls & {
-  readonly sessionId: string
-  send(input: SendInput, options: SendOptions): Promise<AgentMessageId>
-  followup(input: SendInput, options?: PresetOptions): Promise<AgentMessageId>
-  steer(input: SendInput, options?: SteerOptions): Promise<AgentMessageId>
-  inject(input: SendInput, options?: PresetOptions): Promise<AgentMessageId>
-  /**
-   * What became of a message sent into this session (R55), once the event or settlement that
-   * decides it is durable. It waits while the message waits; it rejects with `SessionStoreError`
-   * when the database fails, and with `InvalidInputError` for an id the session's journal and
-   * transcript do not hold (R42), read at the call and again `timeoutMs` later.
-   */
-  outcome(id: AgentMessageId): Promise<Outcome>
-  /** The committed events from seq 1, then each new one as it commits (R56). */
-  readonly transcript$: Observable<SessionEvent>
-  /**
-   * The owner's live events while it runs (R56; published by `publishEvents`, which workers
-   * start): enqueue, dequeue, status, settled, stream deltas … from the moment of subscribing,
-   * no replay (`transcript$` is the durable record). A `remote/events-lost` marker stands where
-   * events were lost on the way. Never errors.
-   */
-  readonly events$: Observable<RemoteAgentEvent>
-}
+export type RemoteSession = RemoteInboxControls &
+  RemoteApprovals & {
+    readonly sessionId: string
+    send(input: SendInput, options: SendOptions): Promise<AgentMessageId>
+    followup(input: SendInput, options?: PresetOptions): Promise<AgentMessageId>
+    steer(input: SendInput, options?: SteerOptions): Promise<AgentMessageId>
+    inject(input: SendInput, options?: PresetOptions): Promise<AgentMessageId>
+    /**
+     * What became of a message sent into this session (R55), once the event or settlement that
+     * decides it is durable. It waits while the message waits; it rejects with `SessionStoreError`
+     * when the database fails, and with `InvalidInputError` for an id the session's journal and
+     * transcript do not hold (R42), read at the call and again `timeoutMs` later.
+     */
+    outcome(id: AgentMessageId): Promise<Outcome>
+    /** The committed events from seq 1, then each new one as it commits (R56). */
+    readonly transcript$: Observable<SessionEvent>
+    /**
+     * The owner's live events while it runs (R56; published by `publishEvents`, which workers
+     * start): enqueue, dequeue, status, settled, stream deltas … from the moment of subscribing,
+     * no replay (`transcript$` is the durable record). A `remote/events-lost` marker stands where
+     * events were lost on the way. Never errors.
+     */
+    readonly events$: Observable<RemoteAgentEvent>
+  }
 
 export type SessionsClient = {
   session(sessionId: string): RemoteSession
@@ -126,6 +128,7 @@ export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOpti
         transcript$: followTranscript(pool, hub, sessionId, ms, pollMs),
         events$: followEvents(hub, sessionId),
         ...remoteEditCalls(pool, sessionId, chain, ms),
+        ...remoteDecisionCalls({ pool, hub, sessionId, ms, pollMs }, chain),
       }
     },
     close: async () => {

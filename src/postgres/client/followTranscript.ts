@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs'
+import { concatMap, from, Observable } from 'rxjs'
 import type { SessionEvent } from '../../contracts/events.js'
 import { deepFreeze } from '../../messages/snapshot.js'
 import { checkEvent } from '../../session/sessionEventSchema.js'
@@ -9,6 +9,9 @@ import type { NotificationHub } from '../db/notificationHub.js'
 import type { PostgresPool } from '../db/pgTypes.js'
 import { PAGE, serialReads } from '../db/serialReads.js'
 import { withConnection } from '../db/timeouts.js'
+
+/** The events one read of a transcript found; `more`: the read filled a page, so more are stored. */
+export type TranscriptRead = { readonly events: readonly SessionEvent[]; readonly more: boolean }
 
 /**
  * The committed events of `sessionId` from seq 1, then each new one as it commits (R56): read in
@@ -23,8 +26,23 @@ export const followTranscript = (
   ms: number,
   pollMs: number,
 ): Observable<SessionEvent> =>
-  new Observable<SessionEvent>((subscriber) => {
+  followTranscriptReads(pool, hub, sessionId, ms, pollMs).pipe(concatMap((read) => from(read.events)))
+
+/**
+ * `followTranscript` read by read: each read that found events, and, until one has said `more:
+ * false`, each read even when it found none, so a follower knows when it has caught up with what
+ * was stored when it subscribed.
+ */
+export const followTranscriptReads = (
+  pool: PostgresPool,
+  hub: NotificationHub,
+  sessionId: string,
+  ms: number,
+  pollMs: number,
+): Observable<TranscriptRead> =>
+  new Observable<TranscriptRead>((subscriber) => {
     let next = 1
+    let caughtUp = false
     const reads = serialReads(
       async () => {
         const { rows } = await withConnection(pool, ms, (query) =>
@@ -35,20 +53,27 @@ export const followTranscript = (
         ).catch((error: unknown) => {
           throw databaseError(sessionId, 'read its transcript', error)
         })
+        const events: SessionEvent[] = []
+        let invalid: SessionStoreError | undefined
         for (const row of rows) {
-          if (subscriber.closed) return false
           const problem = checkEvent(row.event, next - 1)
           if (problem) {
             const label = sessionLabel(sessionId)
-            throw new SessionStoreError(
+            invalid = new SessionStoreError(
               label,
               `${label}: event row ${next} is not a valid event (${problem.message})`,
             )
+            break
           }
           next++
-          subscriber.next(deepFreeze(row.event as SessionEvent))
+          events.push(deepFreeze(row.event as SessionEvent))
         }
-        return rows.length === PAGE
+        // The events before an invalid one are delivered, then the stream ends with its error.
+        const more = rows.length === PAGE && !invalid
+        if (!subscriber.closed && (events.length > 0 || !caughtUp)) subscriber.next({ events, more })
+        caughtUp = !more
+        if (invalid) throw invalid
+        return more && !subscriber.closed
       },
       (error) => subscriber.error(error),
     )

@@ -21,16 +21,17 @@ const tell = <A extends unknown[]>(handler: ((...args: A) => void) | undefined, 
 }
 
 /**
- * The owner's side of remote sends and edits (R55, R58): hands each request of `store` (those
- * that waited, then each new one as it commits, in journal order: sends and edits interleaved as
+ * The owner's side of remote sends, edits and decisions (R55, R58, R65): hands each request of
+ * `store` (those that waited, then each new one as it commits, in journal order, interleaved as
  * they were stored) to `agent`. A send is applied under the sender's id, routed by the agent's
  * window at that moment, and journaled (an `add`, or a `settle` for a refusal), so the next owner
  * applies only what left no trace; an id the agent knows is applied once only. An edit goes
- * through the agent's own operation (remove, replace, move, promote, cancel), decided by its
- * state at that moment. `applied` hears each result; a failed read of the journal (or flush)
- * goes to `failed`. When the store fails for good (it lost its lease, R54) the agent stops
- * driving without discarding anything (as `worker.close()` releases a session): what waits stays
- * in the journal for the next owner. Unsubscribe to stop.
+ * through the agent's own operation (remove, replace, move, promote, cancel, approve, deny),
+ * decided by its state at that moment; a decision for a call that is not pending then settles
+ * refused under its request id, and never throws. `applied` hears each result; a failed read of
+ * the journal (or flush) goes to `failed`. When the store fails for good (it lost its lease, R54)
+ * the agent stops driving without discarding anything (as `worker.close()` releases a session):
+ * what waits stays in the journal for the next owner. Unsubscribe to stop.
  */
 export const applyRemoteRequests = (
   agent: Agent,
@@ -86,11 +87,12 @@ export const applyRemoteRequest = (
     tell(handlers.failed, error)
     return
   }
-  if (result === 'applied') {
+  if (result !== 'stopped') {
     // The flush hands what the edit did (events, inbox records) to the store at once; only then
     // is the edit noted, so the checkpoint that records it as applied is one that holds what it
     // did (and a checkpoint that fails leaves both to the next owner). An edit that changed
-    // nothing is recorded too, so that no later owner applies it in a state it was not meant for.
+    // nothing is recorded too, so that no later owner applies it in a state it was not meant for;
+    // so is a refused decision, with its settlement, which its client reads (R65).
     const flushed = flush()
     store.noteRemoteApplied(request.seq)
     void flushed

@@ -26,20 +26,28 @@ const noModel: ModelAdapter = () =>
  * queued and steering discarded, staged context appended, V1), and releases the agent and the
  * lease. All of it runs in one synchronous stack after `createAgent` returns, before anything
  * scheduled can run: a restored waking item's deferred wake (R6) finds the agent disposing and
- * starts no turn. Requests after the cancel stay for the next owner. Returns `true`.
+ * starts no turn. Requests after the cancel stay for the next owner. Returns `'applied'`.
+ *
+ * A decision on an approval (R65) before the cancel is the exception: an approved call must run,
+ * and this agent has no tools. Then nothing is applied here (`'left'`): the decision's row is
+ * waiting work, so a worker takes the session and applies the decision, then the cancel.
  */
 export const cancelWithoutOwner = async (
   pool: PostgresPool,
   sessionId: string,
   cancelSeq: number,
   ms: number,
-): Promise<boolean> => {
+): Promise<'locked' | 'applied' | 'left'> => {
   const store = await openPostgresSession(pool, sessionId, { timeoutMs: ms })
   try {
     await store.takeLease()
   } catch (error) {
-    if (error instanceof SessionLockedError) return false
+    if (error instanceof SessionLockedError) return 'locked'
     throw error
+  }
+  if (store.remoteRequests.some((r) => r.seq < cancelSeq && r.record.op === 'remote-decide')) {
+    await store.release()
+    return 'left'
   }
   let failed: unknown
   const fail = (error: unknown) => {
@@ -55,7 +63,7 @@ export const cancelWithoutOwner = async (
     await store.release()
   }
   if (failed !== undefined) throw failed
-  return true
+  return 'applied'
 }
 
 /** The journal number of the last remote edit an owner applied to `sessionId` (R58). */
@@ -73,7 +81,8 @@ const appliedThrough = async (pool: PostgresPool, sessionId: string, ms: number)
  * passing no-owner cancel, or an owner that is releasing and reads no more. So the client waits
  * for the owner to record the cancel as applied and tries the lease again meanwhile (backing off
  * up to half a second). After `ms` it resolves anyway: the row is durable, and an owner that
- * holds the lease and does not apply remote requests will apply it when it reads them.
+ * holds the lease and does not apply remote requests will apply it when it reads them. A cancel
+ * left for a worker (a decision waits before it) is only waited for.
  */
 export const cancelUntilApplied = async (
   pool: PostgresPool,
@@ -82,9 +91,14 @@ export const cancelUntilApplied = async (
   ms: number,
 ): Promise<void> => {
   const deadline = Date.now() + ms
+  let left = false
   for (let wait = 25; ; wait = Math.min(wait * 2, 500)) {
     if ((await appliedThrough(pool, sessionId, ms)) >= cancelSeq) return
-    if (await cancelWithoutOwner(pool, sessionId, cancelSeq, ms)) return
+    if (!left) {
+      const done = await cancelWithoutOwner(pool, sessionId, cancelSeq, ms)
+      if (done === 'applied') return
+      left = done === 'left'
+    }
     if (Date.now() + wait > deadline) return
     await new Promise((resolve) => setTimeout(resolve, wait))
   }

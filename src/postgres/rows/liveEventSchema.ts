@@ -34,7 +34,7 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   }),
   live('agent/inbox/replace', { message }),
   live('agent/inbox/reorder', { ids: z.array(id) }),
-  live('agent/status', { status: z.enum(['idle', 'running']) }),
+  live('agent/status', { status: z.enum(['idle', 'running', 'paused']) }),
   live('agent/cancel-requested', {
     cause: z.discriminatedUnion('kind', [
       z.strictObject({ kind: z.literal('user') }),
@@ -55,6 +55,19 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     step: z.int().min(0),
     kind: z.enum(['text', 'reasoning']),
     text: z.string(),
+  }),
+  live('agent/approval/requested', {
+    turn,
+    step: z.int().min(1),
+    callId: id,
+    name: z.string(),
+    arguments: z.string(),
+  }),
+  live('agent/budget/exceeded', {
+    turn,
+    step: z.int().min(0),
+    usage: z.strictObject({ totalTokens: z.number().min(0), requests: z.int().min(0) }),
+    limits: z.strictObject({ maxTotalTokens: z.number().optional(), maxRequests: z.int().optional() }),
   }),
   z.strictObject({
     type: z.literal('remote/events-lost'),

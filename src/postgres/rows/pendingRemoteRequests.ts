@@ -10,6 +10,7 @@ import {
   isRemoteEditOp,
   type RemoteEditRecord,
   remoteCancel,
+  remoteDecide,
   remoteMove,
   remotePromote,
   remoteRemove,
@@ -93,17 +94,20 @@ export const checkRemoteSend = (sessionId: string, row: JournalRow): RemoteSendR
  */
 export const checkRemoteEdit = (sessionId: string, row: JournalRow): RemoteEditRecord => {
   const value = (row.record ?? {}) as Record<string, unknown>
-  const keys = { 'remote-replace': 3, 'remote-move': 4, 'remote-cancel': 4 }[row.op] ?? 3
+  // A decision's reason is optional: its row has 5 keys, or 6 with one.
+  const keys = { 'remote-replace': 3, 'remote-move': 4, 'remote-cancel': 4, 'remote-decide': 5 }[row.op] ?? 3
   try {
     if (value.op !== row.op || typeof value.request !== 'string' || value.request === '')
       throw new Error('expected its op and a request id')
-    if (Object.keys(value).length !== keys) throw new Error('unexpected keys')
+    if (Object.keys(value).length !== keys + (row.op === 'remote-decide' && 'reason' in value ? 1 : 0))
+      throw new Error('unexpected keys')
     const message = value.message as { id?: unknown; content?: unknown; source?: unknown } | undefined
     if (row.op === 'remote-remove') remoteRemove(value.id)
     else if (row.op === 'remote-replace')
       remoteReplace(message?.id, { content: message?.content, source: message?.source })
     else if (row.op === 'remote-move') remoteMove(value.id, value.index)
     else if (row.op === 'remote-promote') remotePromote(value.id)
+    else if (row.op === 'remote-decide') checkDecision(value)
     else remoteCancel(value.cause, { keepInbox: value.keepInbox })
     if (row.op === 'remote-replace' && Object.keys(message ?? {}).length !== 3)
       throw new Error('unexpected keys')
@@ -113,6 +117,16 @@ export const checkRemoteEdit = (sessionId: string, row: JournalRow): RemoteEditR
     throw invalidRow(sessionId, row, 'edit', error instanceof Error ? error.message : 'invalid')
   }
   return value as RemoteEditRecord
+}
+
+/** A decision row's values, checked as `approve()`/`deny()` checked them. */
+const checkDecision = (value: Record<string, unknown>): void => {
+  if (value.decision !== 'approved' && value.decision !== 'denied')
+    throw new Error("expected the decision 'approved' or 'denied'")
+  if (value.source === undefined) throw new Error('expected a source')
+  const options =
+    'reason' in value ? { reason: value.reason, source: value.source } : { source: value.source }
+  remoteDecide(value.decision, value.callId, options)
 }
 
 const invalidRow = (sessionId: string, row: JournalRow, what: string, problem: string): SessionStoreError => {

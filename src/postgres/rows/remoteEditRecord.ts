@@ -1,15 +1,22 @@
 import { randomUUID } from 'node:crypto'
+import { parseDecision } from '../../agent/humanInTheLoop.js'
 import { checkId } from '../../agent/inboxControl.js'
 import { InvalidInputError } from '../../contracts/errors.js'
-import type { AgentCancelCause, AgentMessage, AgentMessageId } from '../../contracts/messages.js'
+import type {
+  AgentCancelCause,
+  AgentMessage,
+  AgentMessageId,
+  MessageSource,
+} from '../../contracts/messages.js'
 import type { RemoteEdit } from '../../contracts/remote.js'
 import { parseCancelArgs } from '../../messages/parseCancelArgs.js'
 import { parseSendValue } from '../../messages/parseSendValue.js'
+import { jsonSnapshot } from '../../messages/snapshot.js'
 import { messageOf } from '../../messages/userText.js'
 
 /**
- * An inbox edit or a cancel from a process that does not drive the session (R55, R58), as its
- * inbox journal row holds it. Like a remote send it is a request, not an inbox record: the owner
+ * An inbox edit, a cancel or an approval decision from a process that does not drive the session
+ * (R55, R58, R65), as its inbox journal row holds it. Like a remote send it is a request, not an inbox record: the owner
  * applies it through its own operation when it reaches it in journal order. `request` is the
  * row's own id (in the row's `message_id` column), so a write retried after an unclear commit is
  * stored once. Its `op`s never collide with the owner's records (`add`, `replace`, `move`,
@@ -31,6 +38,14 @@ export type RemoteEditRecord =
       readonly cause: AgentCancelCause
       readonly keepInbox: boolean
     }
+  | {
+      readonly op: 'remote-decide'
+      readonly request: string
+      readonly callId: string
+      readonly decision: 'approved' | 'denied'
+      readonly reason?: string
+      readonly source: MessageSource
+    }
 
 /** The `op`s of remote edit rows. */
 export const REMOTE_EDIT_OPS = [
@@ -39,6 +54,7 @@ export const REMOTE_EDIT_OPS = [
   'remote-move',
   'remote-promote',
   'remote-cancel',
+  'remote-decide',
 ] as const satisfies readonly RemoteEditRecord['op'][]
 
 export const isRemoteEditOp = (op: string): op is RemoteEditRecord['op'] =>
@@ -83,6 +99,30 @@ export const remoteCancel = (cause: unknown, options: unknown): RemoteEditRecord
   })
 }
 
+/**
+ * `approve(callId, options)` or `deny(callId, options)` from a client (R62, R65): checked like the
+ * local call's; the source is `{kind: 'user'}` unless the options give one.
+ */
+export const remoteDecide = (
+  decision: 'approved' | 'denied',
+  callId: unknown,
+  options: unknown,
+): RemoteEditRecord => {
+  const call = decision === 'approved' ? 'approve()' : 'deny()'
+  const checked = parseDecision(call, callId, options)
+  // Stored later than the call returns: a copy, so what the caller changes afterwards is not stored.
+  const source = jsonSnapshot(checked.source, ['options', 'source'])
+  if (!source.ok) throw new InvalidInputError(call, source.issues)
+  return Object.freeze({
+    op: 'remote-decide',
+    request: request(),
+    callId: checked.callId,
+    decision,
+    ...(checked.reason === undefined ? {} : { reason: checked.reason }),
+    source: source.value as MessageSource,
+  })
+}
+
 /** The edit as the owner's agent applies it (`extensionsOf(agent).applyRemoteEdit`). */
 export const editOf = (record: RemoteEditRecord): RemoteEdit => {
   switch (record.op) {
@@ -100,5 +140,16 @@ export const editOf = (record: RemoteEditRecord): RemoteEdit => {
       return { kind: 'promote', id: record.id }
     case 'remote-cancel':
       return { kind: 'cancel', cause: record.cause, options: { keepInbox: record.keepInbox } }
+    case 'remote-decide': {
+      const { request, callId, decision, reason, source } = record
+      return {
+        kind: 'decide',
+        request,
+        callId,
+        decision,
+        ...(reason === undefined ? {} : { reason }),
+        source,
+      }
+    }
   }
 }
