@@ -2,18 +2,28 @@
  * Table tests of `approvals.ts`, the pause itself: the step's `needsApproval` answers (R61) and a
  * turn that reopens paused after a restart (R65). Decisions are in decide.test.ts.
  */
-import { describe, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   betweenTurns,
   checkIgnored,
   checkRow,
   durable,
+  fold,
   type IgnoredRow,
   live,
   type Row,
   turn,
 } from '../support/machineFixtures.js'
-import { c1, checked, inTools, inTurn, paused, pausedOn, resume } from '../support/pauseFixtures.js'
+import {
+  c1,
+  checked,
+  deniedResultOf,
+  inTools,
+  inTurn,
+  paused,
+  pausedOn,
+  resume,
+} from '../support/pauseFixtures.js'
 
 const request = (call: typeof c1) =>
   durable('approval/request', { turn: 1, step: 1, callId: call.id, name: call.name, arguments: '{}' })
@@ -128,6 +138,14 @@ describe('turn/resume (R65)', () => {
     ],
   ]
   it.each(rows)('%s', checkRow)
+
+  it('R62/R65: a denial made before the restart keeps its reason in the DENIED result', () => {
+    const before = pausedOn(['approved', 'denied'], { toolResults: 1 }, { status: 'running' })
+    const r = fold(before, [{ type: 'turn/resume', activity: 1, reasons: [undefined, 'not b'] }])
+    expect(r.out[1]).toStrictEqual(
+      durable('tool/result', { turn: 1, step: 1, result: deniedResultOf('c2', 'not b') }),
+    )
+  })
 
   const ignored: readonly IgnoredRow[] = [
     ['R65: a resume of another activity does nothing', paused(), resume(2)],
