@@ -94,6 +94,35 @@ describe('R64/R65: a paused session reopens paused', () => {
     await second.dispose()
   })
 
+  it('R42/R64: context staged during the pause stays for the session that reopens it; its outcome never says unknown', async () => {
+    let injected = ''
+    const { store, first } = await pausedSession(async (agent) => {
+      injected = agent.inject('look at the logs first')
+      await agent.dispose()
+    })
+    // It waits in the journal for the next process: this one may leave it unsettled (as a
+    // release does), but it never calls an id it returned unknown.
+    const asked = await Promise.race([
+      first.outcome(injected as never).then(
+        () => 'settled',
+        (error: unknown) => String(error),
+      ),
+      new Promise((resolve) => setImmediate(() => resolve('waiting'))),
+    ])
+    expect(asked).not.toMatch(/unknown id/)
+    const second = createAgent({
+      model: scriptedModel(['done']),
+      tools: [shellTool([])],
+      store: store.open(),
+    })
+    expect(second.inbox.outbox.map((i) => i.message.id)).toStrictEqual([injected])
+    second.deny('c1')
+    second.deny('c2')
+    await second.whenIdle()
+    expect(await second.outcome(injected as never)).toMatchObject({ kind: 'delivered' })
+    await second.dispose()
+  }, 10_000)
+
   it('R65/R51: after a crash the pause reopens with its queued followups and staged steering', async () => {
     const { store } = await pausedSession(async (agent, store) => {
       agent.followup('next task')

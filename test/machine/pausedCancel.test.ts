@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   betweenTurns,
+  C,
   checkFold,
   durable,
   type FoldRow,
@@ -87,13 +88,30 @@ describe('cancel and dispose of a paused turn (R64)', () => {
       status: 'running',
       window: false,
       disposal: 'disposing',
+      suspended: true,
       queue: [],
       waking: 0,
       outbox: [],
       activity: betweenTurns().activity,
     },
   ]
-  it.each([disposed])('%s', checkFold)
+  const disposedWithContext: FoldRow = [
+    'R64/R42: context staged for the pause stays staged, as the journal has it, and is not appended at the close',
+    paused({}, { outbox: [C('i1')], journaling: true }),
+    [{ type: 'dispose' }, { type: 'unwind', activity: 1 }, { type: 'advance', activity: 1 }],
+    [
+      'abort#1(disposed)',
+      'schedule unwind#1',
+      'stop#1',
+      'running',
+      'settled(1,aborted)',
+      'checkpoint#1',
+      'idle',
+      'post dispose/close',
+    ],
+    { status: 'idle', window: false, disposal: 'closing', suspended: true, activity: null },
+  ]
+  it.each([disposed, disposedWithContext])('%s', checkFold)
 
   it('R64: dispose of a turn whose approvals were all decided ends it disposed, as R29 says', () => {
     const r = fold(pausedOn(['approved', undefined], {}, { status: 'running' }), [
