@@ -1,8 +1,9 @@
 /**
- * Decisions made inside a delivery (R62, R63): a subscriber's call waits in the trampoline until
+ * Decisions made inside a delivery (R62–R64): a subscriber's call waits in the trampoline until
  * the outputs being delivered are out, so the façade must count what already waits there. A call
- * a waiting decision, or a waiting send with `onApproval: 'deny'`, will decide is not pending any
- * more: deciding it again throws `ApprovalNotPendingError`, as it does at top level.
+ * that a waiting decision, send with `onApproval: 'deny'`, cancel, interrupting send or dispose
+ * will decide or end is not pending any more: deciding it throws `ApprovalNotPendingError`, as it
+ * does at top level.
  */
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -70,6 +71,25 @@ describe('R62: decisions made from a subscriber count before they are applied', 
     expect(durable.filter((e) => e.type === 'approval/decision').map(label)).toStrictEqual([
       'approval/decision(denied,do something else)',
     ])
+  })
+
+  it.each([
+    ['cancel()', (a: Agent) => a.cancel({ kind: 'user' })],
+    ["a followup with ifBusy 'interrupt'", (a: Agent) => void a.followup('now', { ifBusy: 'interrupt' })],
+    ['dispose()', (a: Agent) => void a.dispose()],
+  ])('R62/R64: approve after %s in one delivery throws; nothing runs', async (_name, end) => {
+    const ran: string[] = []
+    const { agent, durable } = run([...oneCall, 'next'], { tools: [gated(ran)] })
+    const thrown = onRequested(agent, (a, id) => {
+      end(a)
+      a.approve(id)
+    })
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(thrown).toStrictEqual([expect.any(ApprovalNotPendingError)])
+    expect(ran).toStrictEqual([])
+    expect(durable.some((e) => e.type === 'approval/decision')).toBe(false)
+    await agent.dispose()
   })
 
   it('R62: a decision from a subscriber is applied once the delivery is out, and runs the call', async () => {
