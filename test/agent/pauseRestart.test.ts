@@ -161,4 +161,39 @@ describe('R64/R65: a paused session reopens paused', () => {
     ])
     await second.dispose()
   })
+
+  it('R65/R51/R21: context staged alone during a pause stays staged after a crash and enters after the results', async () => {
+    const { store } = await pausedSession(async (agent, store) => {
+      agent.inject('look at the logs first')
+      await agent.session.flush()
+      store.crash()
+    })
+    const second = createAgent({
+      model: scriptedModel(['done']),
+      tools: [shellTool([])],
+      store: store.open(),
+    })
+    expect(second.inbox.outbox.map((i) => i.placement)).toStrictEqual(['context'])
+    second.deny('c1')
+    second.deny('c2')
+    await second.whenIdle()
+    const labels = second.session.events.map(label)
+    expect(labels.slice(labels.indexOf('approval/request(shell)'))).toStrictEqual([
+      'approval/request(shell)',
+      'approval/request(shell)',
+      'approval/decision(denied)',
+      'tool/call(shell)',
+      'tool/result(c1,DENIED)',
+      'approval/decision(denied)',
+      'tool/call(shell)',
+      'tool/result(c2,DENIED)',
+      'user(look at the logs first)',
+      'step/end(1.1)',
+      'step/start(1.2)',
+      'assistant(done)',
+      'step/end(1.2)',
+      'turn/end(1,completed)',
+    ])
+    await second.dispose()
+  })
 })
