@@ -1,7 +1,8 @@
 /**
  * The calls of an approvals run, made on one process's agent: from the script (top level, where
  * each call's effect is checked at once, since the trampoline has drained when it returns) or
- * from a subscriber (where calls wait in the trampoline, and only what they throw is judged).
+ * from a subscriber (where calls wait in the trampoline: what they throw is judged there, and
+ * whether an accepted decision was applied at the end, checks.ts).
  */
 import { type Agent, type AgentMessageId, ApprovalNotPendingError, type Outcome } from '../../../src/index.js'
 import type { DecideOp, Op, SendOp } from './plan.js'
