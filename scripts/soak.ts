@@ -2,23 +2,40 @@
  * Soak run of the reliability property: `npm run soak` first replays the regressions of
  * test/reliability/regressions.ts (each one named, pass or fail), then runs 100,000 random
  * schedules (RELIABILITY_RUNS overrides), in batches of at most 10,000, each batch with its own
- * seed, and prints `soak: N runs passed`. A failing random run prints fast-check's report (seed,
- * path, the shrunk schedule as a script and the broken invariants) and stops the soak; any failure
- * exits with code 1. A regression that still fails (a bug not fixed yet) does not stop the random
- * runs: they look for the next one.
+ * seed, and prints `soak: N runs passed`. Then the approvals property (V9, test/reliability/
+ * approvals/, whose regressions are replayed with the others) runs 10,000 schedules the same way
+ * (APPROVAL_RUNS overrides) and prints `soak: N approval runs passed`. A failing random run
+ * prints fast-check's report (seed, path, the shrunk schedule as a script and the broken
+ * invariants) and stops the soak; any failure exits with code 1. A regression that still fails (a
+ * bug not fixed yet) does not stop the random runs: they look for the next one.
  */
 import fc from 'fast-check'
+import {
+  approvalParameters,
+  approvalProperty,
+  checkApprovalSchedule,
+} from '../test/reliability/approvals/property.js'
+import { APPROVAL_REGRESSIONS } from '../test/reliability/approvals/regressions.js'
 import { checkSchedule, reliabilityParameters, reliabilityProperty } from '../test/reliability/model.js'
 import { REGRESSIONS } from '../test/reliability/regressions.js'
 
 const total = Number(process.env.RELIABILITY_RUNS ?? 100_000)
+const approvalTotal = Number(process.env.APPROVAL_RUNS ?? 10_000)
 const BATCH = 10_000
 
 const replayRegressions = async (): Promise<number> => {
   let failed = 0
-  for (const { name, schedule } of REGRESSIONS) {
+  // The approvals property's regressions run here too, so that the soak names them all first.
+  const replays = [
+    ...REGRESSIONS.map(({ name, schedule }) => ({ name, check: () => checkSchedule(schedule) })),
+    ...APPROVAL_REGRESSIONS.map(({ name, schedule }) => ({
+      name,
+      check: () => checkApprovalSchedule(schedule),
+    })),
+  ]
+  for (const { name, check } of replays) {
     try {
-      await checkSchedule(schedule)
+      await check()
       console.log(`soak: regression passes: ${name}`)
     } catch (error) {
       failed++
@@ -29,30 +46,46 @@ const replayRegressions = async (): Promise<number> => {
   return failed
 }
 
-const main = async (): Promise<void> => {
+/** Runs `property` `runs` times in seeded batches; prints progress; exits 1 at the first failure. */
+const soak = async <T>(
+  name: string,
+  runs: number,
+  check: (numRuns: number, seed: number) => Promise<fc.RunDetails<T>>,
+): Promise<number> => {
   const started = Date.now()
-  const failedRegressions = await replayRegressions()
   let passed = 0
-  while (passed < total) {
-    const numRuns = Math.min(BATCH, total - passed)
+  while (passed < runs) {
+    const numRuns = Math.min(BATCH, runs - passed)
     const seed = Date.now() ^ (Math.random() * 0x100000000)
-    const result = await fc.check(reliabilityProperty(), reliabilityParameters(numRuns, seed))
+    const result = await check(numRuns, seed)
     if (result.failed) {
       console.error(fc.defaultReportMessage(result))
       console.error(
         result.errorInstance instanceof Error ? result.errorInstance.message : result.errorInstance,
       )
-      console.error(`soak: failed after ${passed + result.numRuns} runs`)
+      console.error(`soak: failed after ${passed + result.numRuns} ${name}runs`)
       process.exit(1)
     }
     passed += numRuns
     console.log(
-      `soak: ${passed}/${total} runs (seed ${seed}, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      `soak: ${passed}/${runs} ${name}runs (seed ${seed}, ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     )
   }
+  return passed
+}
+
+const main = async (): Promise<void> => {
+  const failedRegressions = await replayRegressions()
+  const passed = await soak('', total, (numRuns, seed) =>
+    fc.check(reliabilityProperty(), reliabilityParameters(numRuns, seed)),
+  )
   console.log(`soak: ${passed} runs passed`)
+  const approvals = await soak('approval ', approvalTotal, (numRuns, seed) =>
+    fc.check(approvalProperty(), approvalParameters(numRuns, seed)),
+  )
+  console.log(`soak: ${approvals} approval runs passed`)
   if (failedRegressions > 0) {
-    console.error(`soak: ${failedRegressions} of ${REGRESSIONS.length} regressions fail`)
+    console.error(`soak: ${failedRegressions} regressions fail`)
     process.exit(1)
   }
 }

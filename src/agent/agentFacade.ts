@@ -230,7 +230,9 @@ export class AgentFacade implements Agent {
   #decide(call: string, callId: string, options: unknown, decision: 'approved' | 'denied'): void {
     this.#accepting(call)
     const d = parseDecision(call, callId, options)
-    if (!selectIsPending(this.#driver.state(), d.callId)) throw new ApprovalNotPendingError(call, d.callId)
+    // A decision still in the trampoline (made earlier in this delivery) counts as made.
+    if (!selectIsPending(this.#driver.state(), d.callId) || this.#driver.decisionsAhead.has(d.callId))
+      throw new ApprovalNotPendingError(call, d.callId)
     this.#driver.command({ type: 'decide', callId: d.callId, decision, reason: d.reason, source: d.source })
   }
 

@@ -40,7 +40,8 @@ export const pausedState = (
     window: true,
     wakeScheduled: false,
   }
-  return { state, owed: approval ? [{ kind: 'schedule', input: { type: 'turn/resume', activity: id } }] : [] }
+  const resume = { type: 'turn/resume', activity: id, reasons: paused.reasons } as const
+  return { state, owed: approval ? [{ kind: 'schedule', input: resume }] : [] }
 }
 
 const EMPTY = Object.freeze({ content: Object.freeze([]), toolCalls: Object.freeze([]) })

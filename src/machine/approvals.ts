@@ -89,7 +89,7 @@ export const denyPending = (r: Reduction, message: AgentMessage): void => {
  * recorded result run (again, at least once as R52 allows); denied ones get their result; the
  * pending ones are timed again.
  */
-export const turnResume = (r: Reduction, { activity }: InputOf<'turn/resume'>): void => {
+export const turnResume = (r: Reduction, { activity, reasons }: InputOf<'turn/resume'>): void => {
   const turn = liveTurn(r, activity, 'tools')
   if (!turn) return
   const calls = turn.draft.toolCalls
@@ -107,7 +107,7 @@ export const turnResume = (r: Reduction, { activity }: InputOf<'turn/resume'>): 
     const now = r.state.activity
     const call = calls[index]
     if (now?.kind === 'turn' && now.id === turn.id && call) {
-      takeOutcome(r, now, index, { result: deniedResult(call.id, undefined), concluded: false })
+      takeOutcome(r, now, index, { result: deniedResult(call.id, reasons?.[index]), concluded: false })
     }
   }
 }

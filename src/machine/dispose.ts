@@ -31,7 +31,7 @@ export const dispose = (r: Reduction, { keepInbox }: InputOf<'dispose'>): void =
  * scheduler nobody flushes still resolves.
  */
 export const beginClosing = (r: Reduction): void => {
-  settleContexts(r)
+  if (!r.state.suspended) settleContexts(r)
   goIdle(r)
   r.set({ disposal: 'closing' })
   r.effect({ kind: 'post', input: CLOSE_STORE })

@@ -162,7 +162,12 @@ export type Signal =
       readonly index: number
     }
   /** A session reopened paused (R65): run what the pause does not hold, time what it does. */
-  | { readonly type: 'turn/resume'; readonly activity: number }
+  | {
+      readonly type: 'turn/resume'
+      readonly activity: number
+      /** The reasons of the denials made before the restart, by call index (R62). */
+      readonly reasons?: readonly (string | undefined)[]
+    }
   /** `ctx.context(input)` from a tool (R22): staged like an inject, without an id. */
   | { readonly type: 'tool/context'; readonly data: UserMessageData }
   | { readonly type: 'turn-stopping/done'; readonly activity: number }

@@ -29,6 +29,7 @@ export const copyState = (s: DeliveryState): DeliveryState => {
     retryError: s.retryError,
     disposal: s.disposal,
     releasing: s.releasing,
+    suspended: s.suspended,
     journaling: s.journaling,
     usage: s.usage,
     budget: s.budget,

@@ -174,6 +174,11 @@ export type DeliveryState = {
   readonly disposal: Disposal
   /** The disposal is a release (R57): nothing waiting is discarded. */
   readonly releasing?: true
+  /**
+   * `dispose()` left a paused turn as the log has it (R64): the context staged for it stays in the
+   * journal for the session that reopens it, so it is neither appended here nor forgotten (R42).
+   */
+  readonly suspended?: true
   /** The store keeps an inbox journal: every inbox change is also a `journal` output (R50). */
   readonly journaling: boolean
   /** What the model reported over the session, counted against `budget` (R80). */

@@ -46,15 +46,13 @@ const settledReason = (reason: TurnEndReason, error: unknown): SettledReason => 
  * R64: `dispose()` of a paused turn writes nothing for it (no results, no `step/end`, no
  * `turn/end`), so the session reopens paused (R65). Staged context stays where the inbox journal
  * has it, to be restored with the pause; appended now it would sit between the step's calls and
- * their results. Without a journal there is nothing to restore it from, so it is appended.
+ * their results. It stays staged here too, so its `outcome()` waits as an item a release keeps
+ * does. Without a journal there is nothing to restore it from, so it is appended.
  */
 export const suspendTurn = (r: Reduction, turn: Turn): void => {
   unpause(r)
   r.set({ window: false, activity: { kind: 'between', id: turn.id, checkpointed: false } })
-  if (r.state.journaling) {
-    const steering = r.state.outbox.filter((e) => e.kind === 'steering')
-    if (steering.length < r.state.outbox.length) r.set({ outbox: steering })
-  }
+  if (r.state.journaling) r.set({ suspended: true })
   r.live({ type: 'agent/settled', agentId: r.state.agentId, turn: turn.turn, reason: { kind: 'aborted' } })
   r.effect({ kind: 'checkpoint', activity: turn.id })
 }

@@ -9,6 +9,7 @@ import { selectHolds, selectQuiescent, selectStatus } from '../machine/selectors
 import type { DeliveryState } from '../machine/state.js'
 import type { AcceptedSend } from '../messages/acceptSend.js'
 import { Broadcast } from './broadcast.js'
+import { DecisionsAhead } from './decisionsAhead.js'
 import { buildEngine, type Engine, type EngineConfig } from './engine.js'
 import { InboxSnapshots } from './inboxSnapshots.js'
 import type { Inlet } from './inlet.js'
@@ -51,6 +52,8 @@ export class Driver<A> {
   /** The pipeline ended (completed, or errored by a defect): inputs are dropped from then on. */
   #ended = false
   #waiters: (() => void)[] | undefined
+  /** What decisions wait in the trampoline (R62): `approve()` asks it before it decides. */
+  readonly decisionsAhead = new DecisionsAhead()
   readonly #broadcast = new Broadcast()
   #inbox: InboxSnapshots | undefined
   #watchers: Set<DeliveryWatcher> | undefined
@@ -82,6 +85,7 @@ export class Driver<A> {
   /** An accepted send enters; until it is reduced it counts as pending (ifBusy, maxQueued). */
   enter(send: AcceptedSend): void {
     const { target, wakeup } = send.options
+    this.decisionsAhead.entered(send)
     if (target === 'next-turn' || wakeup) {
       this.pending.queued++
       if (wakeup) this.pending.waking++
@@ -91,6 +95,7 @@ export class Driver<A> {
 
   /** A call from the public surface other than a send (cancel, retry, dispose, inbox control). */
   command(command: Command): void {
+    this.decisionsAhead.commanded(command)
     this.#push(this.#live()?.commands, command)
   }
 
@@ -211,6 +216,7 @@ export class Driver<A> {
       this.pending.queued--
       if (input.wakeup) this.pending.waking--
     }
+    this.decisionsAhead.reduced(input)
     return reduce(acc.state, input)
   }
 

@@ -19,6 +19,8 @@ export type PausedTurn = {
   /** How many of the calls have their result in the log (a prefix, in model order, R21). */
   readonly recorded: number
   readonly approvals: readonly (LoggedApproval | undefined)[]
+  /** Each denial's reason, by call index: the DENIED result written after the reopen carries it (R62). */
+  readonly reasons: readonly (string | undefined)[]
 }
 
 type Scan = {
@@ -28,19 +30,28 @@ type Scan = {
   budget: boolean
   content: readonly ContentBlock[]
   requests: Map<string, LoggedApproval>
+  reasons: Map<string, string>
   recorded: number
 }
 
 const fresh = (scan: Scan): void => {
   scan.content = []
   scan.requests = new Map()
+  scan.reasons = new Map()
   scan.recorded = 0
   scan.budget = false
 }
 
 /** Reads the log once, from the start. Pure. */
 export const findPausedTurn = (history: readonly SessionEvent[]): PausedTurn | undefined => {
-  const scan: Scan = { stepOpen: false, budget: false, content: [], requests: new Map(), recorded: 0 }
+  const scan: Scan = {
+    stepOpen: false,
+    budget: false,
+    content: [],
+    requests: new Map(),
+    reasons: new Map(),
+    recorded: 0,
+  }
   for (const event of history) {
     switch (event.type) {
       case 'turn/start':
@@ -66,6 +77,7 @@ export const findPausedTurn = (history: readonly SessionEvent[]): PausedTurn | u
         break
       case 'approval/decision':
         if (scan.requests.has(event.data.callId)) scan.requests.set(event.data.callId, event.data.decision)
+        if (event.data.reason !== undefined) scan.reasons.set(event.data.callId, event.data.reason)
         break
       case 'tool/result':
         scan.recorded++
@@ -78,10 +90,11 @@ export const findPausedTurn = (history: readonly SessionEvent[]): PausedTurn | u
   if (scan.turn === undefined || scan.step === undefined) return undefined
   const calls = scan.content.filter((b): b is ToolCallBlock => b.type === 'tool-call')
   const base = { turn: scan.turn, step: scan.step, content: scan.content, calls, recorded: scan.recorded }
-  if (!scan.stepOpen && scan.budget) return { ...base, reason: 'budget', approvals: [] }
+  if (!scan.stepOpen && scan.budget) return { ...base, reason: 'budget', approvals: [], reasons: [] }
   const approvals = calls.map((call) => scan.requests.get(call.id))
   const waits = approvals.some((slot, i) => slot === 'pending' && i >= scan.recorded)
-  return scan.stepOpen && waits ? { ...base, reason: 'approval', approvals } : undefined
+  const reasons = calls.map((call) => scan.reasons.get(call.id))
+  return scan.stepOpen && waits ? { ...base, reason: 'approval', approvals, reasons } : undefined
 }
 
 /** What the model reported and the requests made, over a log (R80): one request per step. */

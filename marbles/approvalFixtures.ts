@@ -1,0 +1,45 @@
+import { map, Observable, timer } from 'rxjs'
+import { z } from 'zod'
+import type { Agent } from '../src/contracts/agent.js'
+import type { ScriptedModel } from '../src/testing/scriptedModel.js'
+import { defineTool } from '../src/tools/defineTool.js'
+import type { marbles } from './harness.js'
+
+type Context = Parameters<Parameters<typeof marbles>[0]>[0]
+
+/**
+ * The step of the approval scenarios: the model answers at frame 11 with `shell()` (call-1, needs
+ * approval; answers at once when it runs) and `read()` (call-2, needs none; answers 20 frames
+ * after it starts, at frame 31).
+ */
+export const approvalTools = (m: Context, onRead?: (agent: Agent) => void) => {
+  const parameters = z.object({})
+  const shell = defineTool({
+    name: 'shell',
+    description: 'Runs a command.',
+    parameters,
+    needsApproval: true,
+    execute: () => 'ran',
+  })
+  const read = defineTool({
+    name: 'read',
+    description: 'Reads a file.',
+    parameters,
+    // `onRead` runs right after the result is delivered, in its call stack.
+    execute: (_args, ctx) =>
+      new Observable<string>((subscriber) =>
+        m.cold('20ms (r|)', { r: 'read' }).subscribe({
+          next: (value) => {
+            subscriber.next(value)
+            onRead?.(ctx.agent as Agent)
+          },
+          complete: () => subscriber.complete(),
+        }),
+      ),
+  })
+  return [shell, read]
+}
+
+/** The roles of each model request's messages, read at `frame` (after the run's requests). */
+export const requestRoles = (model: ScriptedModel, frame: number) =>
+  timer(frame).pipe(map(() => model.requests.map((r) => r.messages.map((message) => message.role).join(','))))

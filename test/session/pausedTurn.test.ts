@@ -1,0 +1,109 @@
+/**
+ * Table tests of `findPausedTurn` and `usageOf` (R65, R80): which logs reopen paused, on what, and
+ * the usage a budget counts from a log.
+ */
+import { describe, expect, it } from 'vitest'
+import type { SessionEvent } from '../../src/contracts/events.js'
+import { findPausedTurn, usageOf } from '../../src/session/pausedTurn.js'
+
+type Draft = Omit<SessionEvent, 'seq'>
+const log = (...drafts: readonly Draft[]): SessionEvent[] =>
+  drafts.map((d, i) => ({ seq: i + 1, ...d }) as SessionEvent)
+
+const call = (id: string) => ({ type: 'tool-call' as const, id, name: 'shell', arguments: '{}' })
+const at = { turn: 1, step: 1 }
+const start: Draft[] = [
+  { type: 'turn/start', data: { turn: 1, trigger: { kind: 'message', source: { kind: 'user' } } } },
+  {
+    type: 'user/message',
+    data: { content: [{ type: 'text', text: 'go' }], source: { kind: 'user' } },
+  } as Draft,
+  { type: 'step/start', data: at },
+]
+const asked = (...ids: string[]): Draft => ({
+  type: 'assistant/message',
+  data: { ...at, content: ids.map(call), usage: { inputTokens: 3, outputTokens: 4 } },
+})
+const request = (callId: string): Draft => ({
+  type: 'approval/request',
+  data: { ...at, callId, name: 'shell', arguments: '{}' },
+})
+const decision = (callId: string, decision: 'approved' | 'denied', reason?: string): Draft => ({
+  type: 'approval/decision',
+  data: { ...at, callId, decision, source: { kind: 'user' }, ...(reason ? { reason } : {}) },
+})
+const result = (toolCallId: string): Draft => ({
+  type: 'tool/result',
+  data: { ...at, result: { type: 'tool-result', toolCallId, content: [] } },
+})
+const toolCall = (id: string): Draft => ({ type: 'tool/call', data: { ...at, call: call(id) } })
+
+describe('findPausedTurn (R65)', () => {
+  const paused = (patch: Record<string, unknown>) => ({
+    turn: 1,
+    step: 1,
+    reason: 'approval',
+    content: [call('c1'), call('c2')],
+    calls: [call('c1'), call('c2')],
+    recorded: 0,
+    ...patch,
+  })
+  const rows: readonly (readonly [string, SessionEvent[], unknown])[] = [
+    ['R65: an empty log is not paused', log(), undefined],
+    [
+      'R65: requests without decisions in the open step: paused on them',
+      log(...start, asked('c1', 'c2'), request('c1'), request('c2')),
+      paused({ approvals: ['pending', 'pending'], reasons: [undefined, undefined] }),
+    ],
+    [
+      'R62/R65: decided calls keep their decision and a denial its reason; a call that needed none has no slot',
+      log(...start, asked('c1', 'c2'), request('c2'), request('c1'), decision('c2', 'denied', 'no')),
+      paused({ approvals: ['pending', 'denied'], reasons: [undefined, 'no'] }),
+    ],
+    [
+      'R65: results already recorded are counted (a prefix in model order)',
+      log(...start, asked('c1', 'c2'), request('c2'), toolCall('c1'), result('c1')),
+      paused({ approvals: [undefined, 'pending'], reasons: [undefined, undefined], recorded: 1 }),
+    ],
+    [
+      'R37/R65: every request decided but the step unfinished: not paused (closed as interrupted)',
+      log(...start, asked('c1', 'c2'), request('c1'), decision('c1', 'approved')),
+      undefined,
+    ],
+    [
+      'R64: a turn that ended after its requests (a cancel) is not paused',
+      log(
+        ...start,
+        asked('c1', 'c2'),
+        request('c1'),
+        toolCall('c1'),
+        result('c1'),
+        toolCall('c2'),
+        result('c2'),
+        { type: 'step/end', data: at },
+        { type: 'turn/end', data: { turn: 1, reason: { kind: 'aborted' } } },
+      ),
+      undefined,
+    ],
+    [
+      'R80: a budget/pause after the step: paused on the budget',
+      log(...start, asked(), { type: 'step/end', data: at }, {
+        type: 'budget/pause',
+        data: { ...at, usage: { totalTokens: 7, requests: 1 }, limits: { maxRequests: 1 } },
+      } as Draft),
+      { turn: 1, step: 1, reason: 'budget', content: [], calls: [], recorded: 0, approvals: [], reasons: [] },
+    ],
+  ]
+  it.each(rows)('%s', (_name, events, expected) => {
+    expect(findPausedTurn(events)).toStrictEqual(expected)
+  })
+})
+
+describe('usageOf (R80)', () => {
+  it('R80: one request per step/start, and the tokens each assistant message reported', () => {
+    expect(usageOf(log(...start, asked('c1'), { type: 'step/end', data: at }))).toStrictEqual({
+      totalTokens: 7,
+      requests: 1,
+    })
+  })
+})
