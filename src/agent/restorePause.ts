@@ -40,7 +40,10 @@ export const pausedState = (
     window: true,
     wakeScheduled: false,
   }
-  const resume = { type: 'turn/resume', activity: id, reasons: paused.reasons } as const
+  const owed = paused.calls.flatMap((_, i) =>
+    i >= paused.recorded && paused.approvals[i] !== 'pending' && paused.approvals[i] !== 'denied' ? [i] : [],
+  )
+  const resume = { type: 'turn/resume', activity: id, reasons: paused.reasons, owed } as const
   return { state, owed: approval ? [{ kind: 'schedule', input: resume }] : [] }
 }
 

@@ -89,17 +89,14 @@ export const denyPending = (r: Reduction, message: AgentMessage): void => {
  * recorded result run (again, at least once as R52 allows); denied ones get their result; the
  * pending ones are timed again.
  */
-export const turnResume = (r: Reduction, { activity, reasons }: InputOf<'turn/resume'>): void => {
+export const turnResume = (r: Reduction, { activity, reasons, owed }: InputOf<'turn/resume'>): void => {
   const turn = liveTurn(r, activity, 'tools')
   if (!turn) return
   const calls = turn.draft.toolCalls
-  const run: number[] = []
+  const waits = (i: number) => i >= turn.toolResults && !turn.outcomes?.[i] && !turn.started?.[i]
+  const run = (owed ?? []).filter((i) => waits(i) && turn.approvals?.[i] !== 'denied')
   const denied: number[] = []
-  for (let i = turn.toolResults; i < calls.length; i++) {
-    const slot = turn.approvals?.[i]
-    if (slot === 'denied') denied.push(i)
-    else if (slot !== 'pending') run.push(i)
-  }
+  for (let i = turn.toolResults; i < calls.length; i++) if (turn.approvals?.[i] === 'denied') denied.push(i)
   if (run.length > 0)
     r.effect({ kind: 'tools', activity, turn: turn.turn, step: turn.step, calls, only: run })
   timePending(r, turn)

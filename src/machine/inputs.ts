@@ -167,6 +167,12 @@ export type Signal =
       readonly activity: number
       /** The reasons of the denials made before the restart, by call index (R62). */
       readonly reasons?: readonly (string | undefined)[]
+      /**
+       * The calls to run again: those the log shows approved or needing no approval, without a
+       * result. Named when the session reopens, since a decision made before this signal (right
+       * after `createAgent` returned) runs its call itself.
+       */
+      readonly owed?: readonly number[]
     }
   /** `ctx.context(input)` from a tool (R22): staged like an inject, without an id. */
   | { readonly type: 'tool/context'; readonly data: UserMessageData }

@@ -118,15 +118,22 @@ describe('turn/resume (R65)', () => {
     [
       'R65: on reopen the calls the pause does not hold run again, and the pending ones are timed again',
       paused(),
-      resume(),
+      resume([1]),
       ['tools#1(1.1,c1,c2;only 1)', 'approval-timer#1(1.0)'],
       {},
     ],
     [
       'R65: an approved call without a result runs again; a call with its result kept does not',
       pausedOn(['approved', 'pending'], { toolResults: 0 }, { status: 'running' }),
-      resume(),
+      resume([0]),
       ['tools#1(1.1,c1,c2;only 0)', 'approval-timer#1(1.1)'],
+      {},
+    ],
+    [
+      'R65, V9: a call approved after the reopen, before the resume, runs once: the resume runs only what the log owed',
+      pausedOn(['approved', 'pending'], { toolResults: 0 }, { status: 'running' }),
+      resume([]),
+      ['approval-timer#1(1.1)'],
       {},
     ],
     [
@@ -148,7 +155,7 @@ describe('turn/resume (R65)', () => {
   })
 
   const ignored: readonly IgnoredRow[] = [
-    ['R65: a resume of another activity does nothing', paused(), resume(2)],
+    ['R65: a resume of another activity does nothing', paused(), resume([1], 2)],
     ['R65: a resume after the turn ended does nothing', betweenTurns(), resume()],
   ]
   it.each(ignored)('%s', checkIgnored)

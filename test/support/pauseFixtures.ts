@@ -59,7 +59,8 @@ export const timeout = (index: number, step = 1, activity = 1): Input => ({
   step,
   index,
 })
-export const resume = (activity = 1): Input => ({ type: 'turn/resume', activity })
+/** `owed`: the calls the reopened log shows to run again (approved or needing none, no result). */
+export const resume = (owed: readonly number[] = [], activity = 1): Input => ({ type: 'turn/resume', activity, owed })
 
 /** The answer of call `index` that needed no approval (or was approved). */
 export const ran = (index: number, id: string, step = 1): Input => ({
