@@ -60,7 +60,11 @@ export const timeout = (index: number, step = 1, activity = 1): Input => ({
   index,
 })
 /** `owed`: the calls the reopened log shows to run again (approved or needing none, no result). */
-export const resume = (owed: readonly number[] = [], activity = 1): Input => ({ type: 'turn/resume', activity, owed })
+export const resume = (owed: readonly number[] = [], activity = 1): Input => ({
+  type: 'turn/resume',
+  activity,
+  owed,
+})
 
 /** The answer of call `index` that needed no approval (or was approved). */
 export const ran = (index: number, id: string, step = 1): Input => ({

@@ -40,4 +40,23 @@ export const APPROVAL_REGRESSIONS: readonly ApprovalRegression[] = [
       finally: 'approve',
     }),
   },
+  // Found by the property: a call approved right after a reopen, before the reopened turn's
+  // scheduled resume, ran twice: the resume ran every approved call without a result.
+  {
+    name: 'R65, V9: approve() right after a reopen runs the call once, not again at the resume',
+    schedule: new ApprovalSchedule({
+      replies: [
+        { gap: 0, calls: [{ tool: 'gate', d: 1, n: 1 }] },
+        { gap: 0, calls: [{ tool: 'plain', d: 0, n: 2 }] },
+      ],
+      steps: [
+        { t: 0, op: { kind: 'followup' } },
+        { t: 6, op: { kind: 'restart', crash: false } },
+        { t: 6, op: { kind: 'approve', pick: 0 } },
+      ],
+      reactions: [],
+      timeoutMs: null,
+      finally: 'approve',
+    }),
+  },
 ]
