@@ -3,8 +3,8 @@
  * one combined table of the headline figures (accept, turns, drain, memory, many idle agents,
  * streaming, opening a long session: steerable beside the
  * peer `@mariozechner/pi-agent-core` in both its queue modes and the hand-written floor, with
- * steerable's ratio to each, all measured in the same run), then the file-store and PostgreSQL
- * benchmarks (the store, remote sends and steers into worker-driven sessions, failover, long
+ * steerable's ratio to each, all measured in the same run), then the approvals, file-store and
+ * PostgreSQL benchmarks (the store, remote sends and steers into worker-driven sessions, failover, long
  * histories), each printing its own table.
  *
  * The peer lives in its own package, bench/peers (package.json + lockfile), installed on first
@@ -37,6 +37,7 @@ const scripts: readonly { readonly name: string; readonly rows: boolean }[] = [
   { name: 'sessions', rows: true },
   { name: 'streaming', rows: true },
   { name: 'sessionOpen', rows: true },
+  { name: 'approvals', rows: false },
   { name: 'fileStore', rows: false },
   { name: 'postgresStore', rows: false },
   { name: 'postgresRemote', rows: false },
