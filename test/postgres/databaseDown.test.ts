@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SessionStoreError } from '../../src/index.js'
 import { DatabaseTimeoutError, migrate, openPostgresSession } from '../../src/postgres.js'
 import { silentServer, tcpProxy } from '../support/tcpProxy.js'
+import { terminablePool } from '../support/terminablePool.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 
 let db: TestDatabase
@@ -88,13 +89,10 @@ it('R59, R54: an owner cut off from the database fails for good; the server free
 }, 60_000)
 
 it('R59, R54: an owner whose connection the server ends fails for good as soon as it notices, before any write', async () => {
-  const pool = new pg.Pool({ connectionString: db.url, application_name: 'noticed', max: 2 })
-  pool.on('error', () => {})
+  const { pool, terminate } = terminablePool(db, 'noticed', 2)
   const store = await openPostgresSession(pool, 'noticed')
   await store.takeLease()
-  await db.pool.query(
-    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'noticed'`,
-  )
+  await terminate()
   for (let tries = 0; store.failure === undefined && tries < 200; tries++)
     await new Promise((resolve) => setTimeout(resolve, 50))
   expect(store.failure).toBeInstanceOf(SessionStoreError)

@@ -4,12 +4,12 @@
  * ends as by a keepInbox cancel, nothing is discarded), and the next owner finds both followups
  * waiting in the journal and runs them.
  */
-import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type AgentEvent, createAgent } from '../../src/index.js'
 import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
 import { gate, setup } from '../support/agents.js'
+import { terminablePool } from '../support/terminablePool.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 import { until } from '../support/until.js'
 
@@ -21,8 +21,7 @@ beforeAll(async () => {
 afterAll(() => db.drop())
 
 it('R54: an owner that lost its lease stops driving, discards nothing, and the next owner runs what waited', async () => {
-  const pool = new pg.Pool({ connectionString: db.url, application_name: 'lease-lost', max: 3 })
-  pool.on('error', () => {})
+  const { pool, terminate } = terminablePool(db, 'lease-lost', 3)
   const store = await openPostgresSession(pool, 'lost', { pollMs: 100 })
   await store.takeLease()
   const g = gate()
@@ -39,9 +38,7 @@ it('R54: an owner that lost its lease stops driving, discards nothing, and the n
   await until(() => agent.inbox.queue.length === 2, 'two queued followups')
   await agent.session.flush()
 
-  await db.pool.query(
-    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'lease-lost'`,
-  )
+  await terminate()
   await until(() => agent.status === 'idle' && failures.length > 0, 'the lost lease to stop the owner')
   expect(store.failure).toBeDefined()
   expect(failures).toEqual([store.failure])

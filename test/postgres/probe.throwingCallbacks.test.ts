@@ -15,6 +15,7 @@ import {
 import { scriptedModel } from '../../src/testing.js'
 import { gate, setup } from '../support/agents.js'
 import { until } from '../support/postgresOwner.js'
+import { terminablePool } from '../support/terminablePool.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 
 let db: TestDatabase
@@ -61,8 +62,7 @@ it('R57: a worker whose onError throws after a failed scan keeps scanning and se
 }, 60_000)
 
 it('R54: an owner whose `failed` handler throws still stops driving when it loses its lease', async () => {
-  const pool = new pg.Pool({ connectionString: db.url, application_name: 'probe-lease-lost', max: 3 })
-  pool.on('error', () => {})
+  const { pool, terminate } = terminablePool(db, 'probe-lease-lost', 3)
   const store = await openPostgresSession(pool, 'failed-throws', { pollMs: 100 })
   await store.takeLease()
   const g = gate()
@@ -76,9 +76,7 @@ it('R54: an owner whose `failed` handler throws still stops driving when it lose
   })
   agent.followup('first')
   await until(() => agent.status === 'running', 'the turn')
-  await db.pool.query(
-    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'probe-lease-lost'`,
-  )
+  await terminate()
   await until(() => store.failure !== undefined && told > 0, 'the lease loss')
   await until(() => agent.status === 'idle', 'the agent to stop').catch(() => undefined)
   expect(agent.status).toBe('idle')

@@ -11,6 +11,7 @@ import { writeRemoteSend } from '../../src/postgres/client/writeRemoteRequest.js
 import { acceptRemoteSend } from '../../src/postgres/rows/remoteSendRecord.js'
 import { connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
+import { terminablePool } from '../support/terminablePool.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 import { until } from '../support/until.js'
 
@@ -148,8 +149,7 @@ it('R55: the owner sees the remote sends that waited, then each new one as it co
 })
 
 it('R56: when its LISTEN connection is ended, transcript$ listens again and reads what it missed', async () => {
-  const pool = new pg.Pool({ connectionString: db.url, application_name: 'follower', max: 4 })
-  pool.on('error', () => {})
+  const { pool, terminate } = terminablePool(db, 'follower', 4)
   // Notifications only (the fallback poll would come after the test's timeout); reconnects after 300 ms.
   const client = connectSessions(pool, { pollMs: 600_000, timeoutMs: 300 })
   const events: number[] = []
@@ -163,9 +163,7 @@ it('R56: when its LISTEN connection is ended, transcript$ listens again and read
   const received = (count: number) => until(() => events.length >= count, `${count} live events`)
   await write(1)
   await received(1)
-  await db.pool.query(
-    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'follower'`,
-  )
+  await terminate()
   await write(2)
   await received(2)
   await write(3)
