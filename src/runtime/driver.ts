@@ -8,6 +8,7 @@ import { type Reduced, reduce } from '../machine/reduce.js'
 import { selectHolds, selectQuiescent, selectStatus } from '../machine/selectors.js'
 import type { DeliveryState } from '../machine/state.js'
 import type { AcceptedSend } from '../messages/acceptSend.js'
+import { ActivityTimers } from './activityTimers.js'
 import { Broadcast } from './broadcast.js'
 import { DecisionsAhead } from './decisionsAhead.js'
 import { buildEngine, type Engine, type EngineConfig } from './engine.js'
@@ -55,6 +56,7 @@ export class Driver<A> {
   /** What decisions wait in the trampoline (R62): `approve()` asks it before it decides. */
   readonly decisionsAhead = new DecisionsAhead()
   readonly #broadcast = new Broadcast()
+  readonly #timers: ActivityTimers
   #inbox: InboxSnapshots | undefined
   #watchers: Set<DeliveryWatcher> | undefined
 
@@ -64,6 +66,7 @@ export class Driver<A> {
     state: DeliveryState,
   ) {
     this.#state = state
+    this.#timers = new ActivityTimers(config.scheduler)
     this.outcomes = new Outcomes(config.transcript, this)
     config.transcript.reportFailuresTo(this)
   }
@@ -252,6 +255,7 @@ export class Driver<A> {
       delivered: () => this.#onDelivered(),
       post: (signal) => this.post(signal),
       schedule: (hops, signal) => this.#schedule(hops, signal),
+      timers: this.#timers,
       finished: () => {
         this.#finished = true
       },
@@ -264,6 +268,7 @@ export class Driver<A> {
   #onEnded(): void {
     this.#ended = true
     this.#engine = undefined
+    this.#timers.clearAll()
     this.#resolveWaiters()
     this.#inbox?.complete()
     if (this.#watchers !== undefined) for (const w of [...this.#watchers]) w.ended()

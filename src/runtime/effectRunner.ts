@@ -5,11 +5,9 @@ import {
   EMPTY,
   endWith,
   ignoreElements,
-  map,
   type Observable,
   of,
   type SchedulerLike,
-  timer,
 } from 'rxjs'
 import type { ModelAdapter, ToolSpec } from '../contracts/model.js'
 import type { SessionStore } from '../contracts/store.js'
@@ -18,6 +16,7 @@ import type { Admission, Signal } from '../machine/inputs.js'
 import { startFlush } from '../session/flush.js'
 import type { Transcript } from '../session/transcript.js'
 import type { Activities } from './activities.js'
+import type { ActivityTimers } from './activityTimers.js'
 import type { ApprovalGate } from './approvalGate.js'
 import { callHook, hookList } from './callHook.js'
 import { callModel } from './callModel.js'
@@ -43,6 +42,8 @@ export type EffectRunnerDeps<A> = {
   readonly post: (signal: Signal) => void
   /** Feeds a signal to the reducer `hops` actions later on the agent's scheduler (see `later`). */
   readonly schedule: (hops: number, signal: Signal) => void
+  /** Timers kept by the driver, not the engine: a pending one does not hold the engine (R66). */
+  readonly timers: ActivityTimers
   /** Completes the pipeline's inputs: `events$` and `transcript$` complete after the drain. */
   readonly complete: () => void
 }
@@ -83,6 +84,7 @@ const runners: Runners = {
   },
   stop: (effect, ctx) => {
     ctx.activities.stop(effect.activity)
+    ctx.timers.clear(effect.activity)
     return undefined
   },
   'prompt-submit': ({ activity, content, source }, ctx) => {
@@ -122,11 +124,9 @@ const runners: Runners = {
   },
   'approval-timer': ({ activity, step, index, call }, ctx) => {
     const ms = ctx.approvals.timeoutOf(call.name)
-    if (ms === undefined) return undefined
-    const expired = timer(ms, ctx.scheduler).pipe(
-      map((): Signal => ({ type: 'approval/timeout', activity, step, index })),
-    )
-    return ctx.activities.untilStopped(activity, expired)
+    if (ms !== undefined)
+      ctx.timers.set(activity, ms, () => ctx.post({ type: 'approval/timeout', activity, step, index }))
+    return undefined
   },
   'turn-stopping': ({ activity, turn, step }, ctx) => {
     const hooks = hookList(ctx.hooks.turnStopping)
@@ -159,9 +159,10 @@ const runners: Runners = {
     }
   },
   checkpoint: ({ activity }, ctx) => {
-    // The turn has ended: a turn that was not aborted gets no 'stop', so it stops here. What may
-    // still run for it is an approval timer whose call was decided: it must not hold the process.
+    // The turn has ended: a turn that was not aborted gets no 'stop', so it stops here, and the
+    // approval timers of decided calls go: they must not hold the process.
     ctx.activities.stop(activity)
+    ctx.timers.clear(activity)
     try {
       const pending = flushStarted(ctx)
       if (pending === undefined) return { type: 'checkpoint/done', activity }

@@ -11,6 +11,7 @@ import type { DeliveryState } from '../machine/state.js'
 import type { AcceptedSend } from '../messages/acceptSend.js'
 import type { Transcript } from '../session/transcript.js'
 import { Activities } from './activities.js'
+import type { ActivityTimers } from './activityTimers.js'
 import { createApprovalGate } from './approvalGate.js'
 import type { Broadcast } from './broadcast.js'
 import { createEffectRunner } from './effectRunner.js'
@@ -74,6 +75,8 @@ export type EngineParts<A> = {
   delivered(): void
   post(signal: Signal): void
   schedule(hops: number, signal: Signal): void
+  /** The driver's timers, which outlive this engine (approval limits, R66). */
+  readonly timers: ActivityTimers
   /** The `complete` effect ran: the inputs are closed now. */
   finished(): void
   /** The pipeline ended (completed or errored). */
@@ -114,6 +117,7 @@ export const buildEngine = <A>(parts: EngineParts<A>): Engine => {
     scheduler: config.scheduler,
     post,
     schedule: (hops, signal) => parts.schedule(hops, signal),
+    timers: parts.timers,
     complete: () => {
       parts.finished()
       engine.sends.complete()

@@ -3,6 +3,7 @@ import { asapScheduler, lastValueFrom, type Observable, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import type { Signal } from '../../src/machine/inputs.js'
 import { Activities } from '../../src/runtime/activities.js'
+import { ActivityTimers } from '../../src/runtime/activityTimers.js'
 import { createEffectRunner } from '../../src/runtime/effectRunner.js'
 import { memoryStore } from '../../src/session/memoryStore.js'
 import { Transcript } from '../../src/session/transcript.js'
@@ -17,6 +18,7 @@ const runnerWith = (runTools: () => never) => {
     toolSpecs: [],
     runTools,
     approvals: { check: () => undefined, timeoutOf: () => undefined },
+    timers: new ActivityTimers(asapScheduler),
     transcript: new Transcript(store, []),
     store,
     scheduler: asapScheduler,
