@@ -1,9 +1,9 @@
 import { map, Observable, timer } from 'rxjs'
 import { z } from 'zod'
 import type { Agent } from '../src/contracts/agent.js'
-import type { ScriptedModel } from '../src/testing/scriptedModel.js'
+import { type ScriptedModel, scriptedModel } from '../src/testing/scriptedModel.js'
 import { defineTool } from '../src/tools/defineTool.js'
-import type { marbles } from './harness.js'
+import { callTools, type marbles, reply } from './harness.js'
 
 type Context = Parameters<Parameters<typeof marbles>[0]>[0]
 
@@ -43,3 +43,36 @@ export const approvalTools = (m: Context, onRead?: (agent: Agent) => void) => {
 /** The roles of each model request's messages, read at `frame` (after the run's requests). */
 export const requestRoles = (model: ScriptedModel, frame: number) =>
   timer(frame).pipe(map(() => model.requests.map((r) => r.messages.map((message) => message.role).join(','))))
+
+/** The model of the scenarios: `shell()` and `read()` at frame 11, then `A2` ending the turn. */
+export const pausingModel = (m: Context): ScriptedModel =>
+  scriptedModel([
+    callTools(m, [
+      ['shell', '{}'],
+      ['read', '{}'],
+    ]),
+    reply(m, 'A2'),
+  ])
+
+/** `go` at frame 1, up to the pause at frame 11. */
+export const PAUSE_START = {
+  e: 'enqueue(go,queued)',
+  r: 'running',
+  d: 'dequeue(go)',
+  t: 'turn/start(1)',
+  u: 'user(go)',
+  p: 'step/start(1.1)',
+  a: 'assistant(shell())',
+  q: 'approval/request(shell)',
+  Q: 'approval?(shell)',
+  z: 'paused',
+}
+
+/** The second step's answer, and the turn's end. */
+export const PAUSE_END = {
+  A: 'assistant(A2)',
+  E: 'step/end(1.2)',
+  N: 'turn/end(1,completed)',
+  x: 'settled(1,completed)',
+  i: 'idle',
+}

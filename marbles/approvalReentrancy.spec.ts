@@ -3,23 +3,14 @@ import { describe, it } from 'vitest'
 import { createAgent } from '../src/agent/createAgent.js'
 import { labelled } from '../src/testing/label.js'
 import { scriptedModel } from '../src/testing/scriptedModel.js'
-import { approvalTools } from './approvalFixtures.js'
+import { approvalTools, PAUSE_END, PAUSE_START, pausingModel } from './approvalFixtures.js'
 import { callTools, expectTimeline, marbles, reply, scenario } from './harness.js'
 
 // As in approvals.spec.ts: `go` at frame 1; at frame 11 the model asks for shell() (needs
 // approval) and read() (needs none, answers at frame 31). Here the decision is made inside the
 // call stack of another event, where every call waits in a trampoline.
 const START = {
-  e: 'enqueue(go,queued)',
-  r: 'running',
-  d: 'dequeue(go)',
-  t: 'turn/start(1)',
-  u: 'user(go)',
-  p: 'step/start(1.1)',
-  a: 'assistant(shell())',
-  q: 'approval/request(shell)',
-  Q: 'approval?(shell)',
-  z: 'paused',
+  ...PAUSE_START,
   Y: 'approval/decision(approved)',
   c: 'tool/call(shell)',
   n: 'tool/result(call-1)',
@@ -28,25 +19,13 @@ const START = {
   b: 'step/end(1.1)',
   P: 'step/start(1.2)',
 }
-const END = {
-  A: 'assistant(A2)',
-  E: 'step/end(1.2)',
-  N: 'turn/end(1,completed)',
-  x: 'settled(1,completed)',
-  i: 'idle',
-}
+const END = PAUSE_END
 
 describe('approvals: a decision made in the call stack of another event', () => {
   it(
     'R62, R61: approved by a subscriber of agent/approval/requested — the pause is published whole first, then the decision, running and the call',
     marbles((m) => {
-      const model = scriptedModel([
-        callTools(m, [
-          ['shell', '{}'],
-          ['read', '{}'],
-        ]),
-        reply(m, 'A2'),
-      ])
+      const model = pausingModel(m)
       const { agent, drive } = scenario(m, { model, tools: approvalTools(m) })
       agent.events$.subscribe((e) => {
         if (e.type === 'agent/approval/requested') agent.approve(e.callId)
@@ -60,13 +39,7 @@ describe('approvals: a decision made in the call stack of another event', () => 
   it(
     'R62, R21: approved in the call stack of the last result of the calls that needed none — that held result is recorded after the approved call, in model order',
     marbles((m) => {
-      const model = scriptedModel([
-        callTools(m, [
-          ['shell', '{}'],
-          ['read', '{}'],
-        ]),
-        reply(m, 'A2'),
-      ])
+      const model = pausingModel(m)
       const tools = approvalTools(m, (agent) => agent.approve('call-1'))
       const { agent, drive } = scenario(m, { model, tools })
       drive('-f', { f: (a) => void a.followup('go') })
@@ -78,13 +51,7 @@ describe('approvals: a decision made in the call stack of another event', () => 
   it(
     'R62, R21: approved at the very frame the last result of the calls that needed none arrives, just before it — the same transcript',
     marbles((m) => {
-      const model = scriptedModel([
-        callTools(m, [
-          ['shell', '{}'],
-          ['read', '{}'],
-        ]),
-        reply(m, 'A2'),
-      ])
+      const model = pausingModel(m)
       const { agent, drive } = scenario(m, { model, tools: approvalTools(m) })
       drive('-f 29ms y', { f: (a) => void a.followup('go'), y: (a) => a.approve('call-1') })
       // biome-ignore format: marble alignment

@@ -1,43 +1,20 @@
 import { describe, it } from 'vitest'
 import type { Agent } from '../src/contracts/agent.js'
 import { scriptedModel } from '../src/testing/scriptedModel.js'
-import { approvalTools, requestRoles } from './approvalFixtures.js'
-import { callTools, expectTimeline, marbles, reply, scenario } from './harness.js'
+import { approvalTools, PAUSE_END, PAUSE_START, pausingModel, requestRoles } from './approvalFixtures.js'
+import { callTools, expectTimeline, marbles, scenario } from './harness.js'
 
 // Frame 1: `go`. Frame 11: the model asks for shell() (needs approval) and read() (needs none,
 // answers at frame 31); the turn pauses. What happens to the pause is each scenario's own.
 const go = (agent: Agent) => void agent.followup('go')
-const START = {
-  e: 'enqueue(go,queued)',
-  r: 'running',
-  d: 'dequeue(go)',
-  t: 'turn/start(1)',
-  u: 'user(go)',
-  p: 'step/start(1.1)',
-  a: 'assistant(shell())',
-  q: 'approval/request(shell)',
-  Q: 'approval?(shell)',
-  z: 'paused',
-}
-const END = {
-  A: 'assistant(A2)',
-  E: 'step/end(1.2)',
-  N: 'turn/end(1,completed)',
-  x: 'settled(1,completed)',
-  i: 'idle',
-}
+const START = PAUSE_START
+const END = PAUSE_END
 
 describe('approvals: sends, decisions and cancel while a turn is paused', () => {
   it(
     "R63, R20b: a steer with onApproval 'deny' denies at once and is drained with the DENIED result, into the same (one) model request",
     marbles((m) => {
-      const model = scriptedModel([
-        callTools(m, [
-          ['shell', '{}'],
-          ['read', '{}'],
-        ]),
-        reply(m, 'A2'),
-      ])
+      const model = pausingModel(m)
       const { agent, drive } = scenario(m, { model, tools: approvalTools(m) })
       drive('-f 18ms s', { f: go, s: (a) => void a.steer('use dir', { onApproval: 'deny' }) })
       // biome-ignore format: marble alignment
@@ -56,13 +33,7 @@ describe('approvals: sends, decisions and cancel while a turn is paused', () => 
   it(
     'R63, R20b: a plain steer is held across the pause; after the decision it is drained at the end of the step, before step/end',
     marbles((m) => {
-      const model = scriptedModel([
-        callTools(m, [
-          ['shell', '{}'],
-          ['read', '{}'],
-        ]),
-        reply(m, 'A2'),
-      ])
+      const model = pausingModel(m)
       const { agent, drive } = scenario(m, { model, tools: approvalTools(m) })
       drive('-f 18ms s 4ms y', { f: go, s: (a) => void a.steer('hold on'), y: (a) => a.approve('call-1') })
       // biome-ignore format: marble alignment
