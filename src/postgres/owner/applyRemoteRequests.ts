@@ -1,4 +1,4 @@
-import type { Subscription } from 'rxjs'
+import { Subscription } from 'rxjs'
 import type { Agent } from '../../contracts/agent.js'
 import type { RemoteApplied, RemoteEditApplied } from '../../contracts/remote.js'
 import { extensionsOf } from '../../runtime/extensions.js'
@@ -42,7 +42,12 @@ export const applyRemoteRequests = (
     next: (request) => applyRemoteRequest(agent, store, request, handlers),
     error: (error: unknown) => tell(handlers.failed, error),
   })
-  applying.add(
+  // Beside the feed, not inside it: a read of the journal that fails when the lease goes (its
+  // connection ended with the others) ends the feed first, and the loss must still release the
+  // agent. Inside, its teardown took this listener with it and the agent drove on, leaseless.
+  const whole = new Subscription()
+  whole.add(applying)
+  whole.add(
     store.failed$.subscribe((failure) => {
       applying.unsubscribe()
       tell(handlers.failed, failure)
@@ -52,7 +57,7 @@ export const applyRemoteRequests = (
         .catch(() => undefined)
     }),
   )
-  return applying
+  return whole
 }
 
 /** @deprecated use applyRemoteRequests */
