@@ -1,13 +1,4 @@
-import type { ToolResultBlock, ToolResultCode } from '../contracts/messages.js'
-
-/** A call's result that the loop writes itself (the call did not run, or did not finish). */
-export const errorResult = (toolCallId: string, code: ToolResultCode, text: string): ToolResultBlock => ({
-  type: 'tool-result',
-  toolCallId,
-  content: [{ type: 'text', text }],
-  isError: true,
-  code,
-})
+export { errorResult } from '../messages/errorResult.js'
 
 /** Why a call of a step that ends the turn never ran (R18, R80, R81), as the model reads it. */
 export const NOT_RUN_TEXT = {

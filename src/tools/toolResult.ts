@@ -1,20 +1,15 @@
 import { z } from 'zod'
-import type { ContentBlock, ToolResultBlock, ToolResultCode } from '../contracts/messages.js'
+import type { ContentBlock, ToolResultBlock } from '../contracts/messages.js'
+import { errorResult } from '../messages/errorResult.js'
 import { errorText } from '../messages/errorText.js'
 import { contentBlockSchema } from '../messages/schemas.js'
 import { jsonSnapshot } from '../messages/snapshot.js'
 
+export { errorResult }
+
 const toolResultShape = z.object({
   content: z.union([z.string(), z.array(contentBlockSchema)]),
   isError: z.boolean().optional(),
-})
-
-export const errorResult = (toolCallId: string, code: ToolResultCode, text: string): ToolResultBlock => ({
-  type: 'tool-result',
-  toolCallId,
-  content: [{ type: 'text', text }],
-  isError: true,
-  code,
 })
 
 const text = (value: string): ContentBlock[] => [{ type: 'text', text: value }]

@@ -4,7 +4,7 @@ import { EVENTS_CHANNEL } from '../channels.js'
 import { databaseError } from '../db/databaseErrors.js'
 import type { NotificationHub } from '../db/notificationHub.js'
 import type { PostgresPool } from '../db/pgTypes.js'
-import { serialReads } from '../db/serialReads.js'
+import { serialReads, wakeReads } from '../db/serialReads.js'
 import { withConnection } from '../db/timeouts.js'
 import type { RemoteEditRecord } from '../rows/remoteEditRecord.js'
 
@@ -64,12 +64,5 @@ export const decisionApplied = (
       },
       (error) => subscriber.error(error),
     )
-    const unlisten = hub.listen(EVENTS_CHANNEL, sessionId, reads.wake)
-    const timer = setInterval(reads.wake, pollMs)
-    reads.wake()
-    return () => {
-      reads.stop()
-      clearInterval(timer)
-      unlisten()
-    }
+    return wakeReads(reads, hub, EVENTS_CHANNEL, sessionId, pollMs)
   })

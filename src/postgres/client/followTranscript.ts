@@ -7,7 +7,7 @@ import { EVENTS_CHANNEL } from '../channels.js'
 import { databaseError, sessionLabel } from '../db/databaseErrors.js'
 import type { NotificationHub } from '../db/notificationHub.js'
 import type { PostgresPool } from '../db/pgTypes.js'
-import { PAGE, serialReads } from '../db/serialReads.js'
+import { PAGE, serialReads, wakeReads } from '../db/serialReads.js'
 import { withConnection } from '../db/timeouts.js'
 
 /** The events one read of a transcript found; `more`: the read filled a page, so more are stored. */
@@ -77,12 +77,5 @@ export const followTranscriptReads = (
       },
       (error) => subscriber.error(error),
     )
-    const unlisten = hub.listen(EVENTS_CHANNEL, sessionId, reads.wake)
-    const timer = setInterval(reads.wake, pollMs)
-    reads.wake()
-    return () => {
-      reads.stop()
-      clearInterval(timer)
-      unlisten()
-    }
+    return wakeReads(reads, hub, EVENTS_CHANNEL, sessionId, pollMs)
   })

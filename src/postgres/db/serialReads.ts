@@ -40,3 +40,24 @@ export const serialReads = (
     },
   }
 }
+
+/**
+ * Runs `reads` now, on each notification of `channel` for `key`, and every `pollMs` (a missed
+ * notification costs one period at most); the teardown stops all three.
+ */
+export const wakeReads = (
+  reads: { wake(): void; stop(): void },
+  hub: { listen(channel: string, key: string, wake: () => void): () => void },
+  channel: string,
+  key: string,
+  pollMs: number,
+): (() => void) => {
+  const unlisten = hub.listen(channel, key, reads.wake)
+  const timer = setInterval(reads.wake, pollMs)
+  reads.wake()
+  return () => {
+    reads.stop()
+    clearInterval(timer)
+    unlisten()
+  }
+}

@@ -2,7 +2,7 @@ import { concat, defer, finalize, from, Observable } from 'rxjs'
 import { INBOX_CHANNEL } from '../channels.js'
 import { databaseError } from '../db/databaseErrors.js'
 import type { PostgresPool } from '../db/pgTypes.js'
-import { PAGE, serialReads } from '../db/serialReads.js'
+import { PAGE, serialReads, wakeReads } from '../db/serialReads.js'
 import { acquireSharedHub } from '../db/sharedHub.js'
 import { withConnection } from '../db/timeouts.js'
 import { checkRemoteEdit, checkRemoteSend, type PendingRemoteRequest } from '../rows/pendingRemoteRequests.js'
@@ -55,14 +55,7 @@ export const followRemoteRequests = (
         },
         (error) => subscriber.error(error),
       )
-      const unlisten = hub.listen(INBOX_CHANNEL, sessionId, reads.wake)
-      const timer = setInterval(reads.wake, pollMs)
-      reads.wake()
-      return () => {
-        reads.stop()
-        clearInterval(timer)
-        unlisten()
-      }
+      return wakeReads(reads, hub, INBOX_CHANNEL, sessionId, pollMs)
     })
     return concat(from(pending), newer).pipe(finalize(() => shared.release()))
   })
