@@ -28,6 +28,7 @@ const tagged: Record<string, QueueSend | InjectSend> = {
     interrupt: undefined,
     deny: undefined,
     maxSteps: undefined,
+    cut: undefined,
     turn: undefined,
   },
   S: {
@@ -39,6 +40,7 @@ const tagged: Record<string, QueueSend | InjectSend> = {
     interrupt: undefined,
     deny: undefined,
     maxSteps: undefined,
+    cut: undefined,
     turn: undefined,
   },
   I: { type: 'inject', message: message('i') },
@@ -51,6 +53,7 @@ const tagged: Record<string, QueueSend | InjectSend> = {
     interrupt: undefined,
     deny: undefined,
     maxSteps: undefined,
+    cut: undefined,
     turn: undefined,
   },
   T: {
@@ -62,6 +65,7 @@ const tagged: Record<string, QueueSend | InjectSend> = {
     interrupt: undefined,
     deny: undefined,
     maxSteps: undefined,
+    cut: undefined,
     turn: undefined,
   },
 }

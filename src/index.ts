@@ -1,5 +1,11 @@
 export { createAgent } from './agent/createAgent.js'
-export type { Agent, AgentSession, DecisionOptions, PendingApproval } from './contracts/agent.js'
+export type {
+  Agent,
+  AgentSession,
+  CancelToolCallOptions,
+  DecisionOptions,
+  PendingApproval,
+} from './contracts/agent.js'
 export type { AgentOptions, Budget } from './contracts/agentOptions.js'
 export {
   AgentBusyError,
@@ -38,6 +44,8 @@ export type {
   SettledReason,
   StatusEvent,
   StreamDeltaEvent,
+  ToolEndEvent,
+  ToolStartEvent,
   TurnEndReason,
   TurnTrigger,
 } from './contracts/events.js'

@@ -1,5 +1,11 @@
 import { defer, distinctUntilChanged, filter, map, merge, Observable, startWith } from 'rxjs'
-import type { Agent, AgentSession, DecisionOptions, PendingApproval } from '../contracts/agent.js'
+import type {
+  Agent,
+  AgentSession,
+  CancelToolCallOptions,
+  DecisionOptions,
+  PendingApproval,
+} from '../contracts/agent.js'
 import { AgentBusyError, AgentDisposedError, ApprovalNotPendingError } from '../contracts/errors.js'
 import type { AgentEvent, BudgetLimits, SessionEvent } from '../contracts/events.js'
 import type { InboxSnapshot, Outcome } from '../contracts/inbox.js'
@@ -20,6 +26,7 @@ import {
   canRetry,
   selectAcceptsNextStep,
   selectHasBudget,
+  selectIsCancellable,
   selectIsPending,
   selectStatus,
   selectUsage,
@@ -32,7 +39,7 @@ import type { EngineConfig } from '../runtime/engine.js'
 import { EXTENSIONS } from '../runtime/extensions.js'
 import { Extensions } from './agentExtensions.js'
 import { ApprovalsView } from './approvalsView.js'
-import { parseDecision, parseRaise } from './humanInTheLoop.js'
+import { parseCancelToolCall, parseDecision, parseRaise } from './humanInTheLoop.js'
 import { moveCommand, promoteCommand, removeCommand, replaceCommand } from './inboxControl.js'
 import { checkSendPolicy } from './sendPolicy.js'
 import { SessionView } from './sessionView.js'
@@ -196,6 +203,16 @@ export class AgentFacade implements Agent {
 
   deny(callId: string, options?: DecisionOptions): void {
     this.#decide('deny()', callId, options, 'denied')
+  }
+
+  cancelToolCall(callId: string, options?: CancelToolCallOptions): boolean {
+    this.#accepting('cancelToolCall()')
+    const { reason } = parseCancelToolCall(callId, options)
+    // A cancel or a decision still in the trampoline settles the call first: this one is late.
+    if (!selectIsCancellable(this.#driver.state(), callId) || this.#driver.decisionsAhead.has(callId))
+      return false
+    this.#driver.command({ type: 'cancel-call', callId, reason })
+    return true
   }
 
   raiseBudget(limits: BudgetLimits): void {

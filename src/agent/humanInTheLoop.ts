@@ -7,7 +7,7 @@ import { guarded } from '../messages/guarded.js'
 import { messageSourceSchema } from '../messages/schemas.js'
 import { toInputIssues } from '../messages/toInputIssues.js'
 
-/** The checks of `approve`, `deny`, `raiseBudget` and the `budget` option (R62, R80). */
+/** The checks of `approve`, `deny`, `cancelToolCall`, `raiseBudget` and the `budget` option (R62, R71, R80). */
 
 const USER: MessageSource = Object.freeze({ kind: 'user' })
 
@@ -34,6 +34,27 @@ export const parseDecision = (
   }
   if (issues.length > 0) throw new InvalidInputError(call, issues)
   return { callId: callId as string, reason: parsed.reason, source: parsed.source ?? USER }
+}
+
+const cancelToolCallSchema = z.strictObject({ reason: z.string().optional() })
+
+/** `cancelToolCall(callId, {reason?})` (R71): a non-empty id and known options, or it throws. */
+export const parseCancelToolCall = (callId: unknown, options: unknown): { readonly reason?: string } => {
+  const call = 'cancelToolCall()'
+  const issues: InputIssue[] = []
+  if (typeof callId !== 'string' || callId === '')
+    issues.push({
+      path: ['callId'],
+      message: 'expected the id of a running tool call (agent/tool/start names it)',
+    })
+  let reason: string | undefined
+  if (options !== undefined) {
+    const result = guarded(call, ['options'], () => cancelToolCallSchema.safeParse(options))
+    if (result.success) reason = result.data.reason
+    else issues.push(...guarded(call, ['options'], () => toInputIssues(result.error, ['options'], options)))
+  }
+  if (issues.length > 0) throw new InvalidInputError(call, issues)
+  return reason === undefined ? {} : { reason }
 }
 
 const limit = z.number().positive()

@@ -172,7 +172,17 @@ export type Agent = {
    * continues a turn paused on its budget (R80).
    */
   raiseBudget(limits: BudgetLimits): void
+  /**
+   * Cancels one tool call of the running batch (R71): its `ctx.signal` aborts, and its result is
+   * an error with code `CANCELLED` and the reason, whatever its `execute` does after. The other
+   * calls and the turn go on; a call that waits for approval never runs. Returns `false` (and
+   * changes nothing) for an id that is unknown or already has its result.
+   */
+  cancelToolCall(callId: string, options?: CancelToolCallOptions): boolean
 }
+
+/** The options of `cancelToolCall`: why, as the model will read it. */
+export type CancelToolCallOptions = { readonly reason?: string }
 
 /** A tool call waiting for a decision: its request, and the `seq` of its `approval/request`. */
 export type PendingApproval = ApprovalRequestData & { readonly requestedSeq: number }

@@ -13,6 +13,7 @@ import type {
   MessageSource,
   ToolCallBlock,
   ToolResultBlock,
+  ToolResultCode,
   Usage,
 } from './messages.js'
 
@@ -66,6 +67,26 @@ export type ApprovalRequestedEvent = Live<'agent/approval/requested', ApprovalRe
 /** A budget limit was passed and the turn paused at its step boundary (R80). */
 export type BudgetExceededEvent = Live<'agent/budget/exceeded', BudgetPauseData>
 
+/** A tool call was dispatched: its `execute` is called now (R72). */
+export type ToolStartEvent = Live<
+  'agent/tool/start',
+  { readonly turn: number; readonly step: number; readonly callId: string; readonly name: string }
+>
+/**
+ * A tool call's result is known (R72), before its durable `tool/call`/`tool/result` pair: every
+ * call of a step gets one, whether it ran, was denied, cancelled or never dispatched.
+ */
+export type ToolEndEvent = Live<
+  'agent/tool/end',
+  {
+    readonly turn: number
+    readonly step: number
+    readonly callId: string
+    readonly isError: boolean
+    readonly code?: ToolResultCode
+  }
+>
+
 export type AgentEvent =
   | InboxEnqueueEvent
   | InboxDequeueEvent
@@ -79,6 +100,8 @@ export type AgentEvent =
   | StreamDeltaEvent
   | ApprovalRequestedEvent
   | BudgetExceededEvent
+  | ToolStartEvent
+  | ToolEndEvent
 
 export type AgentEventType = AgentEvent['type']
 
@@ -118,6 +141,8 @@ export type ApprovalDecisionData = {
   readonly source: MessageSource
   /** The send whose `onApproval: 'deny'` made this decision (R63). */
   readonly byMessage?: AgentMessageId
+  /** `cancelToolCall(callId)` settled the waiting call (R71): its result is `CANCELLED`. */
+  readonly cancelled?: true
 }
 
 /** Token usage counted against a budget: what the model reported, summed over the session. */
@@ -142,16 +167,21 @@ export type SessionEventDataMap = {
     readonly content: readonly ContentBlock[]
     readonly source: MessageSource
     readonly id: AgentMessage['id']
+    /** This steer cut the step it was drained into (R68): `steer(x, {interrupt: true})`. */
+    readonly interrupt?: true
   }
   'turn/start': { readonly turn: number; readonly trigger: TurnTrigger }
   'turn/end': { readonly turn: number; readonly reason: TurnEndReason }
   'step/start': { readonly turn: number; readonly step: number }
-  'step/end': { readonly turn: number; readonly step: number }
+  /** `interrupted`: an interrupting steer cut the step's model request (R68). */
+  'step/end': { readonly turn: number; readonly step: number; readonly interrupted?: true }
+  /** `interrupted`: the text and reasoning streamed before a steer cut the request (R68). */
   'assistant/message': {
     readonly turn: number
     readonly step: number
     readonly content: readonly ContentBlock[]
     readonly usage?: Usage
+    readonly interrupted?: true
   }
   'tool/call': { readonly turn: number; readonly step: number; readonly call: ToolCallBlock }
   'tool/result': { readonly turn: number; readonly step: number; readonly result: ToolResultBlock }

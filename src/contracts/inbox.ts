@@ -27,6 +27,8 @@ export type Outcome =
       readonly turn: number
       readonly step: number
       readonly seq: number
+      /** An interrupting steer (R68) that cut step `step` of turn `turn`. */
+      readonly interrupted?: { readonly turn: number; readonly step: number }
     }
   | { readonly kind: 'delivered'; readonly as: 'context'; readonly seq: number; readonly turn?: number }
   | { readonly kind: 'blocked'; readonly reason: unknown }

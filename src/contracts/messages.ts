@@ -27,6 +27,8 @@ export type ToolResultCode =
   | 'NOT_RUN_MAX_STEPS'
   /** The call waited for approval and was denied (R62, R63, R66). */
   | 'DENIED'
+  /** `cancelToolCall(callId)` cancelled this call alone (R71). */
+  | 'CANCELLED'
 export type ToolResultBlock = {
   readonly type: 'tool-result'
   readonly toolCallId: string
@@ -93,6 +95,11 @@ export type SendOptions = {
   readonly onApproval?: OnApproval
   /** `next-turn` with wakeup only: the turn this prompt opens takes at most this many steps (R81). */
   readonly maxSteps?: number
+  /**
+   * `next-step` with wakeup only: a steer applied while the model streams cuts that step's answer
+   * and runs the next step with the steer in it (R68). At any other moment, a plain steer.
+   */
+  readonly interrupt?: boolean
 }
 
 /**
@@ -110,6 +117,8 @@ export type SteerOptions = {
   readonly ifBusy?: IfBusy
   readonly turn?: number
   readonly onApproval?: OnApproval
+  /** Cut the answer the model is streaming now and run the next step with this steer (R68). */
+  readonly interrupt?: boolean
 }
 export type InboxPlacement = 'queued' | 'steering'
 

@@ -1,6 +1,6 @@
-import type { ObservableInput } from 'rxjs'
+import type { Observable, ObservableInput } from 'rxjs'
 import type { Agent } from './agent.js'
-import type { ContentBlock, SendInput } from './messages.js'
+import type { AgentMessage, ContentBlock, SendInput } from './messages.js'
 import type { StandardSchemaV1 } from './standardSchema.js'
 
 /** What a tool's `execute` may hand back as its result. */
@@ -10,8 +10,16 @@ export type ToolContext<A = Agent> = {
   readonly agent: A
   readonly turn: number
   readonly step: number
-  /** Aborts with the turn (R25). */
+  /** The id of this call, as the model wrote it: `agent.cancelToolCall(callId)` names it (R71). */
+  readonly callId: string
+  /** Aborts with the turn (R25), or when this call alone is cancelled (R71). */
   readonly signal: AbortSignal
+  /**
+   * Each steer applied while this call runs (interrupting or not), in acceptance order; completes
+   * when the call settles (R70). A tool may end early on one (a wait, a long poll). The steers
+   * still enter the transcript at the next drain, after the whole batch (R21).
+   */
+  readonly steering$: Observable<AgentMessage>
   /**
    * Stages context for the model (R22): no id, no event; it enters after the whole batch (R21).
    * A string means text with source `{kind:'tool', tool: <this tool's name>}`.

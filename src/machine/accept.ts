@@ -1,6 +1,7 @@
 import type { AgentMessage, AgentMessageId, UserMessageData } from '../contracts/messages.js'
 import { denyPending } from './approvals.js'
 import { scheduleWake } from './claim.js'
+import { cutStep } from './cutStep.js'
 import { fifoFrom, fifoPush, fifoToArray } from './fifo.js'
 import type { InputOf } from './inputs.js'
 import type { Reduction } from './reduction.js'
@@ -27,6 +28,7 @@ export const acceptQueued = (r: Reduction, send: InputOf<'queue'>): void => {
   if (steering) {
     stageSteering(r, s, message, turn)
     if (send.deny) denyPending(r, message)
+    if (send.cut) cutStep(r, message.id)
     return
   }
   queueItem(r, s, send)

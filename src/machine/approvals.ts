@@ -8,6 +8,7 @@ import { errorResult } from './results.js'
 import type { ApprovalSlot, Turn } from './state.js'
 import { liveTurn } from './stepStart.js'
 import { takeOutcome } from './toolBatch.js'
+import { settled } from './toolLive.js'
 
 /**
  * R61: the step's `needsApproval` answers are in. Each call that needs approval gets its
@@ -23,10 +24,13 @@ export const approvalsChecked = (
   for (const error of failures)
     r.live({ type: 'agent/error', agentId: r.state.agentId, turn: turn.turn, step, error })
   const calls = turn.draft.toolCalls
-  const slots: (ApprovalSlot | undefined)[] = calls.map((_, i) => (needs[i] === true ? 'pending' : undefined))
-  const run = calls.flatMap((_, i) => (slots[i] === 'pending' ? [] : [i]))
+  // A call cancelled while the predicates ran (R71) has its result: it neither waits nor runs.
+  const slots: (ApprovalSlot | undefined)[] = calls.map((_, i) =>
+    needs[i] === true && !settled(turn, i) ? 'pending' : undefined,
+  )
+  const run = calls.flatMap((_, i) => (slots[i] === 'pending' || settled(turn, i) ? [] : [i]))
   r.setActivity(withTurn(turn, { approvals: slots }))
-  if (run.length < calls.length) {
+  if (slots.includes('pending')) {
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i]
       if (slots[i] !== 'pending' || !call) continue
@@ -37,7 +41,7 @@ export const approvalsChecked = (
     pause(r)
   }
   if (run.length > 0) r.effect({ kind: 'tools', activity, turn: turn.turn, step, calls, only: run })
-  if (run.length < calls.length) {
+  if (slots.includes('pending')) {
     timePending(r, withTurn(turn, { approvals: slots }))
     r.effect({ kind: 'persist' })
   }

@@ -12,6 +12,16 @@ export type Effect =
    */
   | { readonly kind: 'schedule'; readonly input: Signal; readonly late?: boolean }
   | { readonly kind: 'abort'; readonly activity: number; readonly cause: AbortCause }
+  /** R68: stop the step's model request and abort its signal; the turn goes on. */
+  | { readonly kind: 'cut'; readonly activity: number; readonly step: number }
+  /** R71: abort one call's signal and stop its run; its siblings and the turn go on. */
+  | {
+      readonly kind: 'cancel-call'
+      readonly activity: number
+      readonly step: number
+      readonly index: number
+      readonly reason?: string | undefined
+    }
   /** Unsubscribe whatever still runs for the activity and forget its signal. */
   | { readonly kind: 'stop'; readonly activity: number }
   | {

@@ -30,6 +30,8 @@ export type QueueSend = {
   readonly deny?: boolean | undefined
   /** `followup(x, {maxSteps})` (R81): the turn it opens takes at most this many steps. */
   readonly maxSteps?: number | undefined
+  /** `steer(x, {interrupt: true})` (R68): applied while the model streams, it cuts the step. */
+  readonly cut?: boolean | undefined
 }
 /** `next-step` without wakeup: staged context inside the window, appended at once outside. */
 export type InjectSend = {
@@ -73,6 +75,8 @@ export type Command =
   | { readonly type: 'refuse'; readonly id: AgentMessageId; readonly error: RefusalData }
   /** `approve(callId)` / `deny(callId)` (R62). */
   | ({ readonly type: 'decide' } & Decision)
+  /** `cancelToolCall(callId, {reason})` (R71): that call alone settles `CANCELLED`. */
+  | { readonly type: 'cancel-call'; readonly callId: string; readonly reason?: string | undefined }
   /** `raiseBudget(limits)` (R80): new limits, checked against the usage by the façade. */
   | { readonly type: 'raise-budget'; readonly limits: BudgetLimits }
 

@@ -13,7 +13,10 @@ export const writeEntries = (r: Reduction, entries: readonly OutboxEntry[], turn
       steering = true
       const { id, content, source } = entry.message
       r.live({ type: 'agent/inbox/dequeue', agentId: r.state.agentId, message: entry.message })
-      r.durable({ type: 'steering/message', data: { turn, content, source, id } })
+      r.durable({
+        type: 'steering/message',
+        data: entry.cut ? { turn, content, source, id, interrupt: true } : { turn, content, source, id },
+      })
     } else {
       r.durable({ type: 'user/message', data: entry.data })
     }

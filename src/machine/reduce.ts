@@ -10,6 +10,7 @@ import { approvalsChecked, approvalTimeout, decide, turnResume } from './approva
 import { advance, checkpointDone, checkpointFailed, retry } from './betweenTurns.js'
 import { raiseBudget } from './budget.js'
 import { cancel, cancelClear, unwind } from './cancel.js'
+import { cancelCall } from './cancelCall.js'
 import { wake } from './claim.js'
 import { dispose, disposeClose, disposeClosed } from './dispose.js'
 import { move, promote, refuse, remove, replace } from './inbox.js'
@@ -55,6 +56,8 @@ const handlers: Handlers = {
   // A human in the loop (R61–R66, R80).
   decide,
   'raise-budget': raiseBudget,
+  // One call, one step (R68, R71).
+  'cancel-call': cancelCall,
   'approvals/checked': approvalsChecked,
   'approval/timeout': approvalTimeout,
   'turn/resume': turnResume,

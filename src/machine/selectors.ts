@@ -1,6 +1,7 @@
 import type { BudgetUsage } from '../contracts/events.js'
 import type { AgentMessageId, AgentStatus, ToolCallBlock } from '../contracts/messages.js'
 import { isHumanPrompt } from '../messages/isHumanPrompt.js'
+import { cancellableIndex } from './cancelCall.js'
 import { fifoToArray } from './fifo.js'
 import { type DeliveryState, isQuiescent, itemSource, itemWakes } from './state.js'
 import { holds } from './waiting.js'
@@ -51,6 +52,10 @@ export const selectPendingCalls = (
 /** Whether `approve(callId)` / `deny(callId)` would decide something now (R62). */
 export const selectIsPending = (s: DeliveryState, callId: string): boolean =>
   selectPendingCalls(s).some(({ call }) => call.id === callId)
+
+/** Whether call `callId` of the running batch has no result yet, so it can be cancelled (R71). */
+export const selectIsCancellable = (s: DeliveryState, callId: string): boolean =>
+  cancellableIndex(s.activity?.kind === 'turn' ? s.activity : undefined, callId) >= 0
 
 /** What the model reported and the requests made, as counted against the budget (R80). */
 export const selectUsage = (s: DeliveryState): BudgetUsage => s.usage

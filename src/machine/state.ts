@@ -60,7 +60,13 @@ export const itemMaxSteps = (item: QueuedItem): number | undefined =>
 /** Next-step input staged for the next safe boundary. Steering carries its id; context may. */
 export type OutboxEntry =
   /** `guard`: the only turn this steering may land in (R49); it expires when that turn ends. */
-  | { readonly kind: 'steering'; readonly message: AgentMessage; readonly guard?: number }
+  | {
+      readonly kind: 'steering'
+      readonly message: AgentMessage
+      readonly guard?: number
+      /** This steer cut the step it is drained into (R68). */
+      readonly cut?: true
+    }
   | { readonly kind: 'context'; readonly data: UserMessageData & { readonly id?: AgentMessage['id'] } }
 
 export type AbortCause = AgentCancelCause | DisposeCause

@@ -9,6 +9,7 @@ import type { Reduction } from './reduction.js'
 import { errorResult, NOT_RUN_TEXT } from './results.js'
 import { hasSteering, type StepDraft, type Turn } from './state.js'
 import { liveTurn } from './stepStart.js'
+import { toolEnded } from './toolLive.js'
 import { closeTurn } from './turnEnd.js'
 
 /** R15, R20a: after the `step` hook, drain the outbox, open the step, call the model. */
@@ -81,9 +82,10 @@ export const modelComplete = (r: Reduction, { activity, step }: InputOf<'model/c
       : undefined
   if (finish === 'max-tokens' || stop) {
     for (const call of toolCalls) {
-      r.durable({ type: 'tool/call', data: { turn: turn.turn, step, call } })
       const code = stop === 'budget' ? 'NOT_RUN_BUDGET' : stop ? 'NOT_RUN_MAX_STEPS' : 'NOT_RUN_MAX_TOKENS'
       const result = errorResult(call.id, code, NOT_RUN_TEXT[code])
+      toolEnded(r, turn, result)
+      r.durable({ type: 'tool/call', data: { turn: turn.turn, step, call } })
       r.durable({ type: 'tool/result', data: { turn: turn.turn, step, result } })
     }
     return finishStep(r, withTurn(turn, { maxTokens, phase: 'tools', stop }))

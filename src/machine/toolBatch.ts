@@ -6,6 +6,7 @@ import type { Reduction } from './reduction.js'
 import { errorResult } from './results.js'
 import type { ToolOutcome, Turn } from './state.js'
 import { finishStep } from './step.js'
+import { settled, toolEnded } from './toolLive.js'
 import { closeTurn } from './turnEnd.js'
 
 /**
@@ -20,10 +21,13 @@ const batchTurn = (r: Reduction, activity: number, step: number): Turn | undefin
 /** The runner dispatched call `index` of the batch (its `execute` was called). */
 export const toolStarted = (r: Reduction, { activity, step, index }: InputOf<'tool/started'>): void => {
   const turn = batchTurn(r, activity, step)
-  if (!turn || turn.started?.[index]) return
+  const call = turn?.draft.toolCalls[index]
+  if (!turn || !call || turn.started?.[index] || settled(turn, index)) return
   const started = [...(turn.started ?? [])]
   started[index] = true
   r.setActivity(withTurn(turn, { started }))
+  const { agentId } = r.state
+  r.live({ type: 'agent/tool/start', agentId, turn: turn.turn, step, callId: call.id, name: call.name })
 }
 
 /**
@@ -41,7 +45,8 @@ export const toolResult = (
 /** Buffers call `index`'s outcome, records what is next in model order; the last one ends the step. */
 export const takeOutcome = (r: Reduction, turn: Turn, index: number, outcome: ToolOutcome): void => {
   const calls = turn.draft.toolCalls.length
-  if (index < turn.toolResults || index >= calls || turn.outcomes?.[index]) return
+  if (index >= calls || settled(turn, index)) return
+  toolEnded(r, turn, outcome.result)
   const outcomes = [...(turn.outcomes ?? [])]
   outcomes[index] = outcome
   // After an abort, outcomes are only kept: the unwind records the whole batch (R25).
@@ -83,12 +88,14 @@ export const abortBatch = (r: Reduction, turn: Turn): void => {
   for (let i = turn.toolResults; i < turn.draft.toolCalls.length; i++) {
     const call = turn.draft.toolCalls[i]
     if (!call) break
-    const outcome = turn.outcomes?.[i] ?? {
-      result:
+    let outcome = turn.outcomes?.[i]
+    if (!outcome) {
+      const result =
         turn.approvals?.[i] === 'pending'
           ? abortedWhilePending(call.id)
-          : aborted(call.id, turn.started?.[i] === true),
-      concluded: false,
+          : aborted(call.id, turn.started?.[i] === true)
+      toolEnded(r, turn, result)
+      outcome = { result, concluded: false }
     }
     next = record(r, next, outcome)
   }
@@ -117,8 +124,13 @@ export const toolsFailed = (r: Reduction, { activity, step, error }: InputOf<'to
   for (let i = turn.toolResults; i < turn.draft.toolCalls.length; i++) {
     const call = turn.draft.toolCalls[i]
     if (!call) break
-    const result = errorResult(call.id, 'TOOL_ERROR', `Not run: the tool runner failed: ${text}`)
-    next = record(r, next, turn.outcomes?.[i] ?? { result, concluded: false })
+    let outcome = turn.outcomes?.[i]
+    if (!outcome) {
+      const result = errorResult(call.id, 'TOOL_ERROR', `Not run: the tool runner failed: ${text}`)
+      toolEnded(r, turn, result)
+      outcome = { result, concluded: false }
+    }
+    next = record(r, next, outcome)
   }
   r.durable({ type: 'step/end', data: { turn: turn.turn, step } })
   r.live({ type: 'agent/error', agentId: r.state.agentId, turn: turn.turn, step, error })

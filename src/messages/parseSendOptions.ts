@@ -20,10 +20,10 @@ export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions
       withHints(issues, (at) => (at === 'options' ? options : undefined)),
     )
   }
-  const { target, wakeup, ifBusy, turn, onApproval, maxSteps } = result.data
+  const { target, wakeup, ifBusy, turn, onApproval, maxSteps, interrupt } = result.data
   // 'hold' is the default: a send that says it is the same value as one that does not.
   const deny = onApproval === 'deny'
-  if (ifBusy === undefined && turn === undefined && !deny && maxSteps === undefined)
+  if (ifBusy === undefined && turn === undefined && !deny && maxSteps === undefined && interrupt !== true)
     return Object.freeze({ target, wakeup })
   return Object.freeze({
     target,
@@ -32,6 +32,7 @@ export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions
     ...(turn === undefined ? {} : { turn }),
     ...(deny ? { onApproval } : {}),
     ...(maxSteps === undefined ? {} : { maxSteps }),
+    ...(interrupt === true ? { interrupt } : {}),
   })
 }
 

@@ -27,6 +27,7 @@ export const toolResultCodes = [
   'NOT_RUN_MAX_TOKENS',
   'NOT_RUN_BUDGET',
   'NOT_RUN_MAX_STEPS',
+  'CANCELLED',
   'DENIED',
 ] as const satisfies readonly ToolResultCode[]
 
@@ -127,8 +128,16 @@ export const sendOptionsSchema = z
     turn: turnSchema.optional(),
     onApproval: onApprovalSchema.optional(),
     maxSteps: z.int().min(1).optional(),
+    interrupt: z.boolean().optional(),
   })
   .superRefine((o, ctx) => {
+    if (o.interrupt === true && !(o.target === 'next-step' && o.wakeup))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['interrupt'],
+        message:
+          "interrupt needs target: 'next-step' and wakeup: true (steer(x, {interrupt: true}) cuts the step that streams)",
+      })
     if (o.maxSteps !== undefined && !(o.target === 'next-turn' && o.wakeup))
       ctx.addIssue({
         code: 'custom',
@@ -165,6 +174,7 @@ export const steerOptionsSchema = z.strictObject({
   ifBusy: ifBusySchema.optional(),
   turn: turnSchema.optional(),
   onApproval: onApprovalSchema.optional(),
+  interrupt: z.boolean().optional(),
 })
 
 export const cancelCauseSchema: z.ZodType<AgentCancelCause> = z.discriminatedUnion('kind', [

@@ -21,8 +21,10 @@ export type ModelCall = {
   readonly activity: number
   readonly turn: number
   readonly step: number
-  /** The activity's signal, made on first read (most adapters that answer at once never read it). */
+  /** The request's signal, made on first read (most adapters that answer at once never read it). */
   readonly signal: () => AbortSignal
+  /** The request's part of the activity: an interrupting steer stops it alone (R68). */
+  readonly part: string
 }
 
 /**
@@ -45,7 +47,7 @@ export const callModel = (deps: ModelCallDeps, call: ModelCall): EffectAnswer =>
   } catch (error) {
     return { type: 'model/failed', activity, step, error }
   }
-  return deps.activities.untilStopped(activity, answerSignals(answer, activity, step))
+  return deps.activities.untilStopped(activity, answerSignals(answer, activity, step), call.part)
 }
 
 /**

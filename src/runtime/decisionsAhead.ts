@@ -18,13 +18,14 @@ export class DecisionsAhead {
   }
 
   commanded(command: Command): void {
-    if (command.type === 'decide') this.#callIds = (this.#callIds ?? new Set()).add(command.callId)
+    if (command.type === 'decide' || command.type === 'cancel-call')
+      this.#callIds = (this.#callIds ?? new Set()).add(command.callId)
     else if (command.type === 'cancel' || command.type === 'dispose') this.#all++
   }
 
   /** The input leaves the trampoline: from now on the state shows what it decided. */
   reduced(input: Input): void {
-    if (input.type === 'decide') this.#callIds?.delete(input.callId)
+    if (input.type === 'decide' || input.type === 'cancel-call') this.#callIds?.delete(input.callId)
     else if (input.type === 'cancel' || input.type === 'dispose') this.#all--
     else if (input.type === 'queue' && (input.deny || input.interrupt)) this.#all--
     else if (input.type === 'inject' && input.deny) this.#all--

@@ -256,6 +256,7 @@ export class Driver<A> {
       post: (signal) => this.post(signal),
       schedule: (hops, signal) => this.#schedule(hops, signal),
       timers: this.#timers,
+      staged: (id) => this.#state.outbox.some((e) => e.kind === 'steering' && e.message.id === id),
       finished: () => {
         this.#finished = true
       },

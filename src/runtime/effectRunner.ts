@@ -9,6 +9,7 @@ import {
   of,
   type SchedulerLike,
 } from 'rxjs'
+import type { AgentMessage } from '../contracts/messages.js'
 import type { ModelAdapter, ToolSpec } from '../contracts/model.js'
 import type { SessionStore } from '../contracts/store.js'
 import type { Effect } from '../machine/effects.js'
@@ -24,7 +25,7 @@ import { closeStore } from './closeStore.js'
 import { decideAdmission } from './decideAdmission.js'
 import type { Hooks } from './hookSet.js'
 import type { EffectAnswer } from './mergeEffects.js'
-import type { ToolBatchRunner } from './toolBatch.js'
+import type { CallParts, ToolBatchRunner } from './toolBatch.js'
 
 export type EffectRunnerDeps<A> = {
   readonly agent: A
@@ -44,6 +45,12 @@ export type EffectRunnerDeps<A> = {
   readonly schedule: (hops: number, signal: Signal) => void
   /** Timers kept by the driver, not the engine: a pending one does not hold the engine (R66). */
   readonly timers: ActivityTimers
+  /** The steers applied while one call runs (R70): see `steersDuring`. */
+  readonly steersDuring: (at: {
+    readonly turn: number
+    readonly step: number
+    readonly callId: string
+  }) => Observable<AgentMessage>
   /** Completes the pipeline's inputs: `events$` and `transcript$` complete after the drain. */
   readonly complete: () => void
 }
@@ -59,6 +66,20 @@ type Runners = {
 }
 
 const NO_CONTEXTS: Admission = Object.freeze({ additionalContexts: Object.freeze([]) })
+
+/** The part of a turn that is its running step's model request (R68). */
+const MODEL = 'model'
+/** The cause a cut request's signal aborts with (R68); adapters treat any abort as the end. */
+const INTERRUPTED = Object.freeze({ kind: 'interrupted' })
+const CANCELLED = Object.freeze({ kind: 'tool-call-cancelled' })
+const callPart = (step: number, index: number): string => `call/${step}/${index}`
+
+/** One call's own signal and stop, as parts of the turn's activity (R71). */
+const callParts = (activities: Activities, activity: number, step: number): CallParts => ({
+  signal: (index) => activities.lazySignal(activity, callPart(step, index))(),
+  cancelled: (index) => activities.partAborted(activity, callPart(step, index)),
+  until: (index, run) => activities.untilStopped(activity, run, callPart(step, index)),
+})
 
 /**
  * Hands over what the store missed (R40) and starts making everything appended so far durable;
@@ -80,6 +101,17 @@ const runners: Runners = {
   },
   abort: (effect, ctx) => {
     ctx.activities.abort(effect.activity, effect.cause)
+    return undefined
+  },
+  // R68: the request stops first, so whatever its adapter does on the abort reaches nobody.
+  cut: ({ activity }, ctx) => {
+    ctx.activities.abortPart(activity, MODEL, INTERRUPTED)
+    ctx.activities.forgetPart(activity, MODEL)
+    return undefined
+  },
+  'cancel-call': ({ activity, step, index, reason }, ctx) => {
+    const cause = reason === undefined ? CANCELLED : { kind: 'tool-call-cancelled', reason }
+    ctx.activities.abortPart(activity, callPart(step, index), cause)
     return undefined
   },
   stop: (effect, ctx) => {
@@ -110,12 +142,15 @@ const runners: Runners = {
       activity: effect.activity,
       turn: effect.turn,
       step: effect.step,
-      signal: ctx.activities.lazySignal(effect.activity),
+      signal: ctx.activities.lazySignal(effect.activity, MODEL),
+      part: MODEL,
     }),
   tools: (effect, ctx) => {
     const { activity, step } = effect
     const signal = ctx.activities.signalOf(activity)
-    const batch = { ...effect, agent: ctx.agent, signal }
+    const parts = callParts(ctx.activities, activity, step)
+    const steers = (callId: string) => ctx.steersDuring({ turn: effect.turn, step, callId })
+    const batch = { ...effect, agent: ctx.agent, signal, parts, steers }
     // Without `only`, the step's calls are new: the tools that ask for approval answer first (R61).
     const ran = defer(
       () => (effect.only === undefined && ctx.approvals.check(batch)) || ctx.runTools(batch),

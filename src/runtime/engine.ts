@@ -1,4 +1,5 @@
 import { type SchedulerLike, Subscription, scan } from 'rxjs'
+import type { AgentMessageId } from '../contracts/messages.js'
 import type { ModelAdapter, ToolSpec } from '../contracts/model.js'
 import type { SessionStore } from '../contracts/store.js'
 import type { ToolDefinition } from '../contracts/tools.js'
@@ -23,6 +24,7 @@ import type { Outcomes } from './outcomes.js'
 import { publishOutputs } from './publishOutputs.js'
 import { createToolBatchRunner } from './runToolBatch.js'
 import { splitSends } from './splitSends.js'
+import { steersDuring } from './steersDuring.js'
 import { trampoline } from './trampoline.js'
 
 /** What an agent's engine runs with, fixed when the agent is created. */
@@ -81,6 +83,8 @@ export type EngineParts<A> = {
   finished(): void
   /** The pipeline ended (completed or errored). */
   ended(): void
+  /** Whether steering `id` is staged in the latest state (R70). */
+  staged(id: AgentMessageId): boolean
 }
 
 const NO_OUTPUTS: readonly Output[] = Object.freeze([])
@@ -118,6 +122,7 @@ export const buildEngine = <A>(parts: EngineParts<A>): Engine => {
     post,
     schedule: (hops, signal) => parts.schedule(hops, signal),
     timers: parts.timers,
+    steersDuring: (at) => steersDuring(parts.broadcast.events$, (id) => parts.staged(id), at),
     complete: () => {
       parts.finished()
       engine.sends.complete()

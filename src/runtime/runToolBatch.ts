@@ -5,6 +5,7 @@ import {
   defaultIfEmpty,
   defer,
   EMPTY,
+  finalize,
   from,
   map,
   mergeMap,
@@ -79,9 +80,10 @@ export const createToolBatchRunner = <A>(options: ToolRunnerOptions<A>): ToolBat
 
 const runCall = <A>(batch: ToolBatch<A>, item: Item, post: (signal: Signal) => void): Observable<Signal> =>
   defer(() => {
-    if (batch.signal.aborted) return EMPTY
     const { activity, step } = batch
     const { index, call, tool } = item
+    // A call cancelled on its own before its turn came (R71) has its result already.
+    if (batch.signal.aborted || batch.parts.cancelled(index)) return EMPTY
     const outcome = (result: ToolResultBlock, concluded = false): Signal => ({
       type: 'tool/result',
       activity,
@@ -97,15 +99,17 @@ const runCall = <A>(batch: ToolBatch<A>, item: Item, post: (signal: Signal) => v
     }
     const checked = checkArguments(call, tool)
     const run = (c: Checked): Observable<Signal> =>
-      c.ok ? execute(batch, call, tool as ToolDefinition<A>, c.args, outcome, post) : of(outcome(c.result))
-    if (!isObservableLike(checked)) return concat(of(started), run(checked))
-    return concat(of(started), from(checked).pipe(concatMap(run)))
+      c.ok ? execute(batch, item, tool as ToolDefinition<A>, c.args, outcome, post) : of(outcome(c.result))
+    // Cancelled on its own, the call's run ends at once: a tool that ignores its signal holds
+    // neither its group nor the batch (R71).
+    if (!isObservableLike(checked)) return concat(of(started), batch.parts.until(index, run(checked)))
+    return concat(of(started), batch.parts.until(index, from(checked).pipe(concatMap(run))))
   })
 
 /** Runs `execute` with its context; its first value (or none) is the outcome (R21b, R25). */
 const execute = <A>(
   batch: ToolBatch<A>,
-  call: ToolCallBlock,
+  { index, call }: Item,
   tool: ToolDefinition<A>,
   args: unknown,
   outcome: (result: ToolResultBlock, concluded?: boolean) => Signal,
@@ -115,11 +119,19 @@ const execute = <A>(
     const { step } = batch
     let concluded = false
     const toolSource: MessageSource = { kind: 'tool', tool: tool.name }
+    let settled = false
+    // Made when read: most tools never look at their signal or the steers.
     const ctx: ToolContext<A> = {
       agent: batch.agent,
       turn: batch.turn,
       step,
-      signal: batch.signal,
+      callId: call.id,
+      get signal() {
+        return batch.parts.signal(index)
+      },
+      get steering$() {
+        return defer(() => (settled ? EMPTY : batch.steers(call.id)))
+      },
       context: (input: SendInput) =>
         post({ type: 'tool/context', data: parseContextInput(input, toolSource, 'ctx.context()') }),
       concludeTurn: () => {
@@ -130,10 +142,16 @@ const execute = <A>(
       take(1),
       defaultIfEmpty(undefined),
       map((value) => outcome(toResultBlock(call.id, value), concluded)),
-      // An error after the abort (as fetch's AbortError) is no delivered value: ABORTED (R25).
+      // An error after the abort (as fetch's AbortError) is no delivered value: ABORTED (R25),
+      // or the CANCELLED result the call already has (R71).
       catchError((error: unknown) =>
-        batch.signal.aborted ? EMPTY : of(outcome(thrownResult(call.id, error), concluded)),
+        batch.signal.aborted || batch.parts.cancelled(index)
+          ? EMPTY
+          : of(outcome(thrownResult(call.id, error), concluded)),
       ),
+      finalize(() => {
+        settled = true
+      }),
     )
   })
 

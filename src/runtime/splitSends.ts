@@ -48,6 +48,7 @@ const toQueueSend = ({ message, options, text }: AcceptedSend): QueueSend => ({
   turn: options.turn,
   deny: options.onApproval === 'deny' ? true : undefined,
   maxSteps: options.maxSteps,
+  cut: options.interrupt === true ? true : undefined,
 })
 const toInjectSend = ({ message, options }: AcceptedSend): InjectSend =>
   options.onApproval === 'deny' ? { type: 'inject', message, deny: true } : { type: 'inject', message }

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs'
-import type { ToolCallBlock } from '../contracts/messages.js'
+import type { AgentMessage, ToolCallBlock } from '../contracts/messages.js'
 import type { Signal } from '../machine/inputs.js'
 
 export type ToolBatch<A> = {
@@ -11,6 +11,20 @@ export type ToolBatch<A> = {
   /** Only these calls (indices into `calls`) run: their approval is known (R61). */
   readonly only?: readonly number[] | undefined
   readonly signal: AbortSignal
+  /** Each call's own signal and stop (R71): cancelling one call leaves the others running. */
+  readonly parts: CallParts
+  /** The steers applied from now until call `callId` of this step settles (R70). */
+  readonly steers: (callId: string) => Observable<AgentMessage>
+}
+
+/** What the runner needs to run one call on its own: see `Activities` parts. */
+export type CallParts = {
+  /** The call's signal: aborts with the turn's, or when this call alone is cancelled. */
+  signal(index: number): AbortSignal
+  /** The call was cancelled before it was dispatched: it never starts. */
+  cancelled(index: number): boolean
+  /** Ends the call's run when it is cancelled, whatever its tool does after. */
+  until<T>(index: number, run: Observable<T>): Observable<T>
 }
 
 /**

@@ -22,9 +22,11 @@ export const deliveredOutcome = (events: readonly SessionEvent[], index: number)
   const event = events[index]
   if (event?.type === 'steering/message') {
     const step = stepAfter(events, index, event.data.turn)
-    return step === undefined
-      ? undefined
-      : { kind: 'delivered', as: 'steering', turn: event.data.turn, step, seq: event.seq }
+    if (step === undefined) return undefined
+    const { turn } = event.data
+    return event.data.interrupt
+      ? { kind: 'delivered', as: 'steering', turn, step, seq: event.seq, interrupted: { turn, step } }
+      : { kind: 'delivered', as: 'steering', turn, step, seq: event.seq }
   }
   if (event?.type !== 'user/message' || event.data.id === undefined) return undefined
   const start = openTurnAt(events, index)

@@ -38,6 +38,7 @@ const TOOL_RESULT_CODES = new Set([
   'NOT_RUN_MAX_TOKENS',
   'NOT_RUN_BUDGET',
   'NOT_RUN_MAX_STEPS',
+  'CANCELLED',
   'DENIED',
 ])
 

@@ -50,13 +50,22 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
   ),
   event(
     'steering/message',
-    z.strictObject({ turn, content: content.min(1), source: messageSourceSchema, id }),
+    z.strictObject({
+      turn,
+      content: content.min(1),
+      source: messageSourceSchema,
+      id,
+      interrupt: z.literal(true).optional(),
+    }),
   ),
   event('turn/start', z.strictObject({ turn, trigger })),
   event('turn/end', z.strictObject({ turn, reason })),
   event('step/start', z.strictObject({ turn, step })),
-  event('step/end', z.strictObject({ turn, step })),
-  event('assistant/message', z.strictObject({ turn, step, content, usage: usage.optional() })),
+  event('step/end', z.strictObject({ turn, step, interrupted: z.literal(true).optional() })),
+  event(
+    'assistant/message',
+    z.strictObject({ turn, step, content, usage: usage.optional(), interrupted: z.literal(true).optional() }),
+  ),
   event('tool/call', z.strictObject({ turn, step, call: toolCall })),
   event(
     'tool/result',
@@ -76,6 +85,7 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
       reason: z.string().optional(),
       source: messageSourceSchema,
       byMessage: id.optional(),
+      cancelled: z.literal(true).optional(),
     }),
   ),
   event('budget/pause', z.strictObject({ turn, step, usage: budgetUsage, limits: budgetLimits })),

@@ -48,6 +48,10 @@ export const label = (event: AgentEvent | SessionEvent): string => {
       return `approval?(${event.name})`
     case 'agent/budget/exceeded':
       return `budget/exceeded(${event.turn}.${event.step})`
+    case 'agent/tool/start':
+      return `tool/start(${event.callId})`
+    case 'agent/tool/end':
+      return `tool/end(${event.callId}${event.code ? `,${event.code}` : ''})`
   }
 }
 
@@ -56,7 +60,7 @@ const durableLabel = (event: SessionEvent): string => {
     case 'user/message':
       return `user(${textOf(event.data.content)})`
     case 'steering/message':
-      return `steering(${textOf(event.data.content)})`
+      return `steering(${textOf(event.data.content)}${event.data.interrupt ? ',cut' : ''})`
     case 'turn/start':
       return `turn/start(${event.data.turn}${event.data.trigger.kind === 'retry' ? ',retry' : ''})`
     case 'turn/end':
@@ -64,9 +68,9 @@ const durableLabel = (event: SessionEvent): string => {
     case 'step/start':
       return `step/start(${event.data.turn}.${event.data.step})`
     case 'step/end':
-      return `step/end(${event.data.turn}.${event.data.step})`
+      return `step/end(${event.data.turn}.${event.data.step}${event.data.interrupted ? ',cut' : ''})`
     case 'assistant/message':
-      return `assistant(${textOf(event.data.content)})`
+      return `assistant(${textOf(event.data.content)}${event.data.interrupted ? ',cut' : ''})`
     case 'tool/call':
       return `tool/call(${event.data.call.name})`
     case 'tool/result':
@@ -81,15 +85,22 @@ const durableLabel = (event: SessionEvent): string => {
 }
 
 /**
- * Labelled streams of an agent for marble specs: `events$` (live, deltas left out unless asked
- * for), `transcript$` (durable events appended from now on), and `timeline$`, both interleaved in
- * the one global order.
+ * Labelled streams of an agent for marble specs: `events$` (live; deltas and the tool lifecycle
+ * left out unless asked for), `transcript$` (durable events appended from now on), and
+ * `timeline$`, both interleaved in the one global order.
  */
-export const labelled = (agent: Agent, options: { readonly deltas?: boolean } = {}) => {
+export const labelled = (
+  agent: Agent,
+  options: { readonly deltas?: boolean; readonly tools?: boolean } = {},
+) => {
   const from = agent.session.events.length
-  const events$ = agent.events$.pipe(
-    map((event) => (options.deltas || event.type !== 'agent/stream/delta' ? label(event) : undefined)),
-  )
+  const shown = (event: AgentEvent): boolean =>
+    event.type === 'agent/stream/delta'
+      ? options.deltas === true
+      : event.type === 'agent/tool/start' || event.type === 'agent/tool/end'
+        ? options.tools === true
+        : true
+  const events$ = agent.events$.pipe(map((event) => (shown(event) ? label(event) : undefined)))
   const live$: Observable<string> = events$.pipe(filterDefined())
   const transcript$: Observable<string> = agent.transcript$.pipe(
     map((event) => (event.seq > from ? label(event) : undefined)),

@@ -140,7 +140,13 @@ describe('turn/resume (R65)', () => {
       'R65: a call denied before the restart gets its DENIED result once the calls before it have theirs',
       pausedOn(['approved', 'denied'], { toolResults: 1 }, { status: 'running' }),
       resume(),
-      ['tool/call(read)', 'tool/result(c2,DENIED)', 'step/end(1.1)', 'step-hook#1(1.2)'],
+      [
+        'tool/end(c2,DENIED)',
+        'tool/call(read)',
+        'tool/result(c2,DENIED)',
+        'step/end(1.1)',
+        'step-hook#1(1.2)',
+      ],
       { activity: turn({ step: 2, phase: 'step-hook', stepOpen: false }) },
     ],
   ]
@@ -149,7 +155,7 @@ describe('turn/resume (R65)', () => {
   it('R62/R65: a denial made before the restart keeps its reason in the DENIED result', () => {
     const before = pausedOn(['approved', 'denied'], { toolResults: 1 }, { status: 'running' })
     const r = fold(before, [{ type: 'turn/resume', activity: 1, reasons: [undefined, 'not b'] }])
-    expect(r.out[1]).toStrictEqual(
+    expect(r.out[2]).toStrictEqual(
       durable('tool/result', { turn: 1, step: 1, result: deniedResultOf('c2', 'not b') }),
     )
   })

@@ -59,6 +59,7 @@ describe('a budget passed (R80)', () => {
       [
         'assistant(hi)',
         'tools#1(1.1,c1)',
+        'tool/end(c1)',
         'tool/call(read)',
         'tool/result(c1)',
         'step/end(1.1)',
@@ -98,6 +99,7 @@ describe('a budget passed (R80)', () => {
       [complete()],
       [
         'assistant(hi)',
+        'tool/end(c1,NOT_RUN_BUDGET)',
         'tool/call(read)',
         'tool/result(c1,NOT_RUN_BUDGET)',
         'step/end(1.1)',
@@ -114,6 +116,7 @@ describe('a budget passed (R80)', () => {
       [
         'assistant(hi)',
         'tools#1(1.1,c1)',
+        'tool/end(c1)',
         'tool/call(read)',
         'tool/result(c1)',
         'step/end(1.1)',

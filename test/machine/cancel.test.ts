@@ -260,6 +260,7 @@ describe('cancel: unwind (R13, R25, R26, R29, V1)', () => {
     // c1 was recorded before the abort; c2 never delivered a result.
     expect(fold(before, [unwind]).out.map(show)).toStrictEqual([
       'stop#1',
+      'tool/end(c2,ABORTED_BEFORE_DISPATCH)',
       'tool/call(write)',
       'tool/result(c2,ABORTED_BEFORE_DISPATCH)',
       'step/end(1.1)',
@@ -278,8 +279,11 @@ describe('cancel: unwind (R13, R25, R26, R29, V1)', () => {
     const started: Input = { type: 'tool/started', activity: 1, step: 1, index: 0 }
     const labels = fold(before, [started, clear('user'), unwind]).out.map(show)
     expect(labels.filter((l) => l.startsWith('tool/'))).toStrictEqual([
+      'tool/start(c1)',
+      'tool/end(c1,ABORTED)',
       'tool/call(read)',
       'tool/result(c1,ABORTED)',
+      'tool/end(c2,ABORTED_BEFORE_DISPATCH)',
       'tool/call(write)',
       'tool/result(c2,ABORTED_BEFORE_DISPATCH)',
     ])
@@ -294,8 +298,10 @@ describe('cancel: unwind (R13, R25, R26, R29, V1)', () => {
     })
     const labels = fold(before, [result(0, 'c1'), unwind]).out.map(show)
     expect(labels.filter((l) => l.startsWith('tool/'))).toStrictEqual([
+      'tool/end(c1)',
       'tool/call(read)',
       'tool/result(c1)',
+      'tool/end(c2,ABORTED_BEFORE_DISPATCH)',
       'tool/call(write)',
       'tool/result(c2,ABORTED_BEFORE_DISPATCH)',
     ])

@@ -11,6 +11,7 @@ import {
   durable,
   type FoldRow,
   type IgnoredRow,
+  live,
   type Row,
   turn,
 } from '../support/machineFixtures.js'
@@ -44,6 +45,7 @@ describe('decide (R62)', () => {
       [
         decisionOf({ callId: 'c1', decision: 'denied', reason: 'too risky' }),
         runningStatus,
+        live({ type: 'agent/tool/end', turn: 1, step: 1, callId: 'c1', isError: true, code: 'DENIED' }),
         durable('tool/call', { turn: 1, step: 1, call: c1 }),
         durable('tool/result', { turn: 1, step: 1, result: deniedResultOf('c1', 'too risky') }),
       ],
@@ -82,9 +84,11 @@ describe('decide (R62)', () => {
       [deny('c2'), approve('c1'), ran(0, 'c1')],
       [
         'approval/decision(denied)',
+        'tool/end(c2,DENIED)',
         'approval/decision(approved)',
         'running',
         'tools#1(1.1,c1,c2;only 0)',
+        'tool/end(c1)',
         'tool/call(shell)',
         'tool/result(c1)',
         'tool/call(read)',
@@ -99,8 +103,10 @@ describe('decide (R62)', () => {
       paused(),
       [ran(1, 'c2'), deny('c1')],
       [
+        'tool/end(c2)',
         'approval/decision(denied)',
         'running',
+        'tool/end(c1,DENIED)',
         'tool/call(shell)',
         'tool/result(c1,DENIED)',
         'tool/call(read)',
@@ -143,6 +149,7 @@ describe('approval/timeout (R66)', () => {
           reason: 'timeout',
         }),
         runningStatus,
+        'tool/end(c1,DENIED)',
         'tool/call(shell)',
         'tool/result(c1,DENIED)',
       ],

@@ -34,8 +34,10 @@ describe('cancel and dispose of a paused turn (R64)', () => {
       'abort#1(user)',
       'schedule unwind#1',
       'stop#1',
+      'tool/end(c1,ABORTED)',
       'tool/call(shell)',
       'tool/result(c1,ABORTED)',
+      'tool/end(c2,ABORTED)',
       'tool/call(read)',
       'tool/result(c2,ABORTED)',
       'step/end(1.1)',
@@ -44,7 +46,7 @@ describe('cancel and dispose of a paused turn (R64)', () => {
       'settled(1,aborted)',
       'checkpoint#1',
     ])
-    const result = r.out[7]
+    const result = r.out[8]
     expect(result?.kind === 'durable' && result.draft.data).toStrictEqual({
       turn: 1,
       step: 1,

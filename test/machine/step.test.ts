@@ -231,6 +231,7 @@ describe('steps: finish, tools and continuation (R15–R18, R20b, R21)', () => {
       complete(),
       [
         'assistant(Cut)',
+        'tool/end(c1,NOT_RUN_MAX_TOKENS)',
         'tool/call(read)',
         durable('tool/result', {
           turn: 1,
@@ -257,14 +258,22 @@ describe('steps: finish, tools and continuation (R15–R18, R20b, R21)', () => {
       'R17: a concluding tool ends the turn after its step, without turnStopping',
       turning({ phase: 'tools', draft: one }),
       result(0, 'c1', true),
-      ['tool/call(read)', 'tool/result(c1)', 'step/end(1.1)', ...finished],
+      ['tool/end(c1)', 'tool/call(read)', 'tool/result(c1)', 'step/end(1.1)', ...finished],
       closed,
     ],
     [
       'R17: steering drained in a concluded step stays in this turn',
       turning({ phase: 'tools', draft: one }, { outbox: [S('s1')] }),
       result(0, 'c1', true),
-      ['tool/call(read)', 'tool/result(c1)', 'dequeue(s1)', 'steering(s1)', 'step/end(1.1)', ...finished],
+      [
+        'tool/end(c1)',
+        'tool/call(read)',
+        'tool/result(c1)',
+        'dequeue(s1)',
+        'steering(s1)',
+        'step/end(1.1)',
+        ...finished,
+      ],
       { ...closed, outbox: [] },
     ],
     [

@@ -10,6 +10,7 @@ import {
   durable,
   type Expected,
   fold,
+  live,
   modelEvent,
   result,
   show,
@@ -23,6 +24,7 @@ describe('steps: the tool batch (R16, R21, R25)', () => {
     toolCalls: [call('c1'), call('c2', 'write')],
     finish: 'tool-calls',
   })
+  const started = (index: number): Input => ({ type: 'tool/started', activity: 1, step: 1, index })
   type ToolRow = readonly [
     name: string,
     before: DeliveryState,
@@ -36,6 +38,7 @@ describe('steps: the tool batch (R16, R21, R25)', () => {
       turning({ phase: 'tools', draft: calls }),
       [result(0, 'c1')],
       [
+        live({ type: 'agent/tool/end', turn: 1, step: 1, callId: 'c1', isError: false }),
         durable('tool/call', { turn: 1, step: 1, call: call('c1') }),
         durable('tool/result', {
           turn: 1,
@@ -50,6 +53,8 @@ describe('steps: the tool batch (R16, R21, R25)', () => {
       turning({ phase: 'tools', draft: calls }),
       [result(1, 'c2'), result(0, 'c1')],
       [
+        'tool/end(c2)',
+        'tool/end(c1)',
         'tool/call(read)',
         'tool/result(c1)',
         'tool/call(write)',
@@ -63,7 +68,31 @@ describe('steps: the tool batch (R16, R21, R25)', () => {
       'R16/R21: the last result closes the batch; context staged meanwhile enters after it; tools continue the turn',
       turning({ phase: 'tools', draft: calls, toolResults: 1 }, { outbox: [C('c9')] }),
       [result(1, 'c2')],
-      ['tool/call(write)', 'tool/result(c2)', 'user(c9)', 'step/end(1.1)', 'step-hook#1(1.2)'],
+      [
+        'tool/end(c2)',
+        'tool/call(write)',
+        'tool/result(c2)',
+        'user(c9)',
+        'step/end(1.1)',
+        'step-hook#1(1.2)',
+      ],
+      { phase: 'step-hook', step: 2, toolResults: 0 },
+    ],
+    [
+      'R72: a dispatch publishes tool/start once; a buffered later call ends at its arrival, each end before its pair',
+      turning({ phase: 'tools', draft: calls }),
+      [started(0), started(0), result(1, 'c2'), result(0, 'c1')],
+      [
+        live({ type: 'agent/tool/start', turn: 1, step: 1, callId: 'c1', name: 'read' }),
+        'tool/end(c2)',
+        'tool/end(c1)',
+        'tool/call(read)',
+        'tool/result(c1)',
+        'tool/call(write)',
+        'tool/result(c2)',
+        'step/end(1.1)',
+        'step-hook#1(1.2)',
+      ],
       { phase: 'step-hook', step: 2, toolResults: 0 },
     ],
   ]
@@ -82,6 +111,8 @@ describe('steps: the tool batch (R16, R21, R25)', () => {
     const failed: Input = { type: 'tools/failed', activity: 1, step: 1, error }
     const r = fold(turning({ phase: 'tools', draft: calls }), [result(1, 'c2'), failed])
     expect(r.out.map(show)).toStrictEqual([
+      'tool/end(c2)',
+      'tool/end(c1,TOOL_ERROR)',
       'tool/call(read)',
       'tool/result(c1,TOOL_ERROR)',
       'tool/call(write)',
@@ -92,16 +123,16 @@ describe('steps: the tool batch (R16, R21, R25)', () => {
       'settled(1,error)',
       'checkpoint#1',
     ])
-    const first = r.out[1]
+    const first = r.out[3]
     expect(first?.kind === 'durable' && first.draft.data).toMatchObject({
       result: { toolCallId: 'c1', isError: true, code: 'TOOL_ERROR' },
     })
     // The call that had delivered its value keeps it.
-    const second = r.out[3]
+    const second = r.out[5]
     expect(second?.kind === 'durable' && second.draft.data).toMatchObject({
       result: { toolCallId: 'c2', content: [text('ok')] },
     })
-    expect(r.out[6]?.kind === 'durable' && r.out[6].draft.data).toStrictEqual({
+    expect(r.out[8]?.kind === 'durable' && r.out[8].draft.data).toStrictEqual({
       turn: 1,
       reason: { kind: 'error', step: 1, message: '[object Object]' },
     })
@@ -134,9 +165,10 @@ describe('steps: the tool batch (R16, R21, R25)', () => {
         concluded: false,
       },
     ])
-    expect(out.map(show).slice(-6)).toStrictEqual([
+    expect(out.map(show).slice(-7)).toStrictEqual([
       'assistant(write())',
       'tools#1(1.2,c2)',
+      'tool/end(c2)',
       'tool/call(write)',
       'tool/result(c2)',
       'step/end(1.2)',

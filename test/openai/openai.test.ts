@@ -550,6 +550,8 @@ describe('openaiModel: through an agent', () => {
       'user(What is 2+3?)',
       'step/start(1.1)',
       'assistant(add())',
+      'tool/start(call_1)',
+      'tool/end(call_1)',
       'tool/call(add)',
       'tool/result(call_1)',
       'step/end(1.1)',

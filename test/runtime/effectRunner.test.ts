@@ -1,5 +1,5 @@
 /** The effect runner's error paths: a failure of our own machinery still becomes a signal (R23). */
-import { asapScheduler, lastValueFrom, type Observable, toArray } from 'rxjs'
+import { asapScheduler, EMPTY, lastValueFrom, type Observable, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import type { Signal } from '../../src/machine/inputs.js'
 import { Activities } from '../../src/runtime/activities.js'
@@ -25,6 +25,7 @@ const runnerWith = (runTools: () => never) => {
     post: () => {},
     schedule: () => {},
     complete: () => {},
+    steersDuring: () => EMPTY,
     activities: new Activities(),
     system: undefined,
   })

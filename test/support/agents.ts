@@ -47,7 +47,9 @@ export const record = (agent: Agent, log: string[] = []): Recording => {
   agent.events$.subscribe({
     next: (e) => {
       live.push(e)
-      if (e.type !== 'agent/stream/delta') push(label(e))
+      // Deltas and the tool lifecycle (R72) are kept in `live`; the log shows the rest.
+      if (e.type !== 'agent/stream/delta' && e.type !== 'agent/tool/start' && e.type !== 'agent/tool/end')
+        push(label(e))
     },
     complete: () => {
       completed.events = true

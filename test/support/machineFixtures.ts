@@ -186,6 +186,10 @@ const effectLabel = (e: Effect): string => {
       return `tools#${e.activity}(${e.turn}.${e.step},${e.calls.map((c) => c.id).join(',')}${e.only ? `;only ${e.only.join(',')}` : ''})`
     case 'approval-timer':
       return `approval-timer#${e.activity}(${e.step}.${e.index})`
+    case 'cut':
+      return `cut#${e.activity}(${e.step})`
+    case 'cancel-call':
+      return `cancel-call#${e.activity}(${e.step}.${e.index})`
     case 'close-store':
     case 'complete':
     case 'persist':

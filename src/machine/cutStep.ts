@@ -1,0 +1,44 @@
+import type { AgentMessageId } from '../contracts/messages.js'
+import { budgetStops, continueTurn, countRequest } from './budget.js'
+import { drainOutbox } from './outbox.js'
+import { withTurn } from './records.js'
+import type { Reduction } from './reduction.js'
+import type { OutboxEntry, Turn } from './state.js'
+import { closeTurn } from './turnEnd.js'
+
+const BUDGET = Object.freeze({ kind: 'budget' as const })
+
+/** The turn whose model request is streaming now, when no cancel hit it and no `finish` came. */
+const streamingTurn = (r: Reduction): Turn | undefined => {
+  const a = r.state.activity
+  return a?.kind === 'turn' && !a.abort && a.phase === 'model' && a.stepOpen && !a.draft.finish
+    ? a
+    : undefined
+}
+
+/**
+ * R68: an interrupting steer, just staged, cuts the step whose answer streams. The request is
+ * aborted at once (its later events name a step that is over, so none is published); what was
+ * streamed is kept as an `interrupted` assistant message without the step's tool calls, so no
+ * call is left without a result; the drain writes the steer; the next step runs with it. At any
+ * other moment the steer is a plain one and this does nothing.
+ */
+export const cutStep = (r: Reduction, id: AgentMessageId): void => {
+  const turn = streamingTurn(r)
+  if (!turn) return
+  const { step } = turn
+  r.effect({ kind: 'cut', activity: turn.id, step })
+  r.set({ outbox: r.state.outbox.map((entry) => markCut(entry, id)) })
+  const content = turn.draft.content.filter((b) => b.type === 'text' || b.type === 'reasoning')
+  if (content.length > 0)
+    r.durable({ type: 'assistant/message', data: { turn: turn.turn, step, content, interrupted: true } })
+  countRequest(r, turn.draft.usage)
+  drainOutbox(r, turn.turn)
+  r.durable({ type: 'step/end', data: { turn: turn.turn, step, interrupted: true } })
+  const ended = withTurn(turn, { stepOpen: false, phase: 'tools' })
+  if (budgetStops(r.state)) return closeTurn(r, withTurn(ended, { stop: 'budget' }), BUDGET)
+  continueTurn(r, ended, step + 1)
+}
+
+const markCut = (entry: OutboxEntry, id: AgentMessageId): OutboxEntry =>
+  entry.kind === 'steering' && entry.message.id === id ? { ...entry, cut: true } : entry
