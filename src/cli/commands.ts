@@ -8,6 +8,10 @@ import { inboxLines, itemNumbered } from './inboxList.js'
 export type Command =
   | { readonly kind: 'say'; readonly text: string }
   | { readonly kind: 'queue' | 'steer' | 'inject'; readonly text: string }
+  /** `!text`: a steer that cuts the answer being streamed (R68). */
+  | { readonly kind: 'interrupt'; readonly text: string }
+  /** `/cancel-tool ID`: cancel one running tool call (R71). */
+  | { readonly kind: 'cancel-tool'; readonly callId: string }
   | { readonly kind: 'cancel'; readonly keepInbox: boolean }
   | { readonly kind: 'promote' | 'drop'; readonly n: number }
   | { readonly kind: 'move'; readonly n: number; readonly to: number }
@@ -21,7 +25,7 @@ export type Command =
 
 /** The commands, for `/help` in both modes. */
 export const COMMANDS_HELP =
-  '/queue text · /steer text · /inject text · /cancel [keep] · /inbox · /promote N · /drop N · /move N M · /approve ID · /deny ID [reason] · /quit'
+  '/queue text · /steer text · !text (steer and cut the answer being written) · /inject text · /cancel [keep] · /cancel-tool ID · /inbox · /promote N · /drop N · /move N M · /approve ID · /deny ID [reason] · /quit'
 /** What the numbers mean, for `/help`. */
 export const NUMBERS_HELP =
   'N is the number of a waiting item as /inbox lists it: the queue first (the order it runs in), then staged steering and context. /promote N steers queued item N into the running turn (or runs it next while idle); /move N M makes it item M.'
@@ -43,6 +47,8 @@ export const parseCommand = (line: string, approving = false): Command => {
   if (trimmed === '') return { kind: 'empty' }
   const answer = approving ? parseAnswer(trimmed) : undefined
   if (answer) return answer
+  if (trimmed.startsWith('!') && trimmed.length > 1)
+    return { kind: 'interrupt', text: trimmed.slice(1).trim() }
   if (!trimmed.startsWith('/')) return { kind: 'say', text: trimmed }
   const [name = '', ...rest] = trimmed.slice(1).split(/\s+/)
   const text = rest.join(' ')
@@ -65,6 +71,10 @@ export const parseCommand = (line: string, approving = false): Command => {
       return n !== undefined && to !== undefined && rest.length === 2
         ? { kind: 'move', n, to }
         : { kind: 'usage', text: 'usage: /move N M (queued item N becomes item M; N and M from /inbox)' }
+    case 'cancel-tool':
+      return rest.length === 1 && rest[0]
+        ? { kind: 'cancel-tool', callId: rest[0] }
+        : { kind: 'usage', text: 'usage: /cancel-tool ID (the id of a running tool call)' }
     case 'approve':
       return rest.length === 1 && rest[0]
         ? { kind: 'approve', callId: rest[0] }
@@ -110,6 +120,14 @@ const run = (agent: Agent, command: Command): CommandResult => {
     case 'say':
     case 'steer':
       return { lines: [], sent: { id: agent.steer(command.text), text: command.text } }
+    case 'interrupt': {
+      const id = agent.steer(command.text, { interrupt: true })
+      return { lines: [], sent: { id, text: command.text } }
+    }
+    case 'cancel-tool':
+      return agent.cancelToolCall(command.callId)
+        ? say()
+        : say(`no running tool call ${command.callId} (it finished, or the id is wrong)`)
     case 'queue':
       return { lines: [], sent: { id: agent.followup(command.text), text: command.text } }
     case 'inject': {
