@@ -1,0 +1,80 @@
+import { describe, it } from 'vitest'
+import { z } from 'zod'
+import type { Agent } from '../src/contracts/agent.js'
+import type { ModelEvent } from '../src/contracts/model.js'
+import { labelled } from '../src/testing/label.js'
+import { scriptedModel } from '../src/testing/scriptedModel.js'
+import { defineTool } from '../src/tools/defineTool.js'
+import { marbles, reply, scenario } from './harness.js'
+
+type Context = Parameters<Parameters<typeof marbles>[0]>[0]
+
+// Frame 1: `go`. The answer streams `a` at 11, `b` at 13, `c` at 15 and finishes at 17; the next
+// request answers `ok` 10 frames after it is made.
+const streaming = (m: Context) =>
+  scriptedModel([
+    m.cold<ModelEvent>('10ms a-b-c-(f|)', {
+      a: { type: 'text', text: 'a' },
+      b: { type: 'text', text: 'b' },
+      c: { type: 'text', text: 'c' },
+      f: { type: 'finish', reason: 'stop' },
+    }),
+    reply(m, 'ok'),
+  ])
+const go = (agent: Agent) => void agent.followup('go')
+const cut = (agent: Agent) => void agent.steer('stop', { interrupt: true })
+const timeline = (m: Context, agent: Agent, diagram: string, values: Record<string, string>) =>
+  m.expect(labelled(agent, { deltas: true, tools: true }).timeline$).toBeObservable(diagram, values)
+
+const START = {
+  e: 'enqueue(go,queued)',
+  r: 'running',
+  d: 'dequeue(go)',
+  t: 'turn/start(1)',
+  u: 'user(go)',
+  p: 'step/start(1.1)',
+}
+const NEXT = {
+  O: 'delta(ok)',
+  A: 'assistant(ok)',
+  E: 'step/end(1.2)',
+  N: 'turn/end(1,completed)',
+  x: 'settled(1,completed)',
+  i: 'idle',
+}
+
+describe('R68: an interrupting steer in virtual time', () => {
+  it(
+    'R68: between the second and the last delta: no delta after the enqueue, the partial text kept, the next step runs at once',
+    marbles((m) => {
+      const { agent, drive } = scenario(m, { model: streaming(m) })
+      drive('-f 12ms s', { f: go, s: cut })
+      // biome-ignore format: marble alignment
+      timeline(m, agent, '-(erdtup)--a-b(SKDCBP)--(OAENxi)', {
+        ...START, ...NEXT, a: 'delta(a)', b: 'delta(b)', S: 'enqueue(stop,steering)', K: 'assistant(ab,cut)',
+        D: 'dequeue(stop)', C: 'steering(stop,cut)', B: 'step/end(1.1,cut)', P: 'step/start(1.2)',
+      })
+    }),
+  )
+
+  it(
+    'R68, R21: during the tool batch it is a plain steer, drained after the batch; nothing is cut',
+    marbles((m) => {
+      const slow = defineTool({
+        name: 'slow',
+        description: 'Answers 20 frames after it starts.',
+        parameters: z.object({}),
+        execute: () => m.cold('20ms (r|)', { r: 'done' }),
+      })
+      const model = scriptedModel([{ toolCalls: [{ name: 'slow' }] }, reply(m, 'ok')])
+      const { agent, drive } = scenario(m, { model, tools: [slow] })
+      drive('-f 10ms s', { f: go, s: cut })
+      // biome-ignore format: marble alignment
+      timeline(m, agent, '-(erdtupKT)-S 8ms (ZCRDGBP)-(OAENxi)', {
+        ...START, ...NEXT, K: 'assistant(slow())', T: 'tool/start(call-1)', S: 'enqueue(stop,steering)',
+        Z: 'tool/end(call-1)', C: 'tool/call(slow)', R: 'tool/result(call-1)', D: 'dequeue(stop)',
+        G: 'steering(stop)', B: 'step/end(1.1)', P: 'step/start(1.2)',
+      })
+    }),
+  )
+})
