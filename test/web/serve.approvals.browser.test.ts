@@ -60,7 +60,10 @@ describeBrowser('steerable serve: approvals in a browser', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'serve-approval.png'), fullPage: true })
     await first.locator('[data-testid=approval-reason]').fill('keep it, it is mine')
     await first.locator('[data-testid=deny]').click()
-    await chatLine(page, 'Reason: keep it, it is mine')
+    // The tool's result line: the model's answer after it may quote the reason too.
+    await page
+      .locator('[data-testid=transcript] li.tool-result', { hasText: 'Reason: keep it, it is mine' })
+      .waitFor()
     await chatLine(page, 'denied:keep it, it is mine')
     await page.locator('[data-testid=approvals-panel]').waitFor({ state: 'hidden' })
     await status(page, 'idle')

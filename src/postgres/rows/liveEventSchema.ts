@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { contentBlockSchema, messageSourceSchema } from '../../messages/schemas.js'
+import { contentBlockSchema, messageSourceSchema, toolResultCodes } from '../../messages/schemas.js'
 import type { RemoteAgentEvent } from './liveEvents.js'
 
 const agentId = z.string()
@@ -68,6 +68,14 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     step: z.int().min(0),
     usage: z.strictObject({ totalTokens: z.number().min(0), requests: z.int().min(0) }),
     limits: z.strictObject({ maxTotalTokens: z.number().optional(), maxRequests: z.int().optional() }),
+  }),
+  live('agent/tool/start', { turn, step: z.int().min(1), callId: z.string(), name: z.string() }),
+  live('agent/tool/end', {
+    turn,
+    step: z.int().min(1),
+    callId: z.string(),
+    isError: z.boolean(),
+    code: z.enum(toolResultCodes).optional(),
   }),
   z.strictObject({
     type: z.literal('remote/events-lost'),
