@@ -54,7 +54,7 @@ describe('R68: an interrupting steer cuts the streamed answer', () => {
     ['the first delta', ['one '], 'one '],
     ['a middle delta', ['one ', 'two '], 'one two '],
   ])(
-    'R68: at %s: no delta after the enqueue, the partial text kept as interrupted, the steer drained, the next step runs',
+    'R68, R69: at %s: no delta after the enqueue, the request aborted and unsubscribed, the partial text kept, the steer drained, the next step runs',
     async (_at, deltas, kept) => {
       const stream = new Subject<ModelEvent>()
       const { agent, log, reasons } = streamingAgent(stream)
