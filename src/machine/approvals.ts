@@ -4,7 +4,7 @@ import type { Decision, InputOf } from './inputs.js'
 import { pause, unpause } from './pause.js'
 import { withTurn } from './records.js'
 import type { Reduction } from './reduction.js'
-import { errorResult } from './results.js'
+import { cancelledResult, errorResult } from './results.js'
 import type { ApprovalSlot, Turn } from './state.js'
 import { liveTurn } from './stepStart.js'
 import { takeOutcome } from './toolBatch.js'
@@ -115,7 +115,7 @@ export const turnResume = (r: Reduction, { activity, reasons, owed }: InputOf<'t
 
 const SYSTEM = Object.freeze({ kind: 'system' })
 
-const decideAt = (r: Reduction, turn: Turn, index: number, d: Decision): void => {
+export const decideAt = (r: Reduction, turn: Turn, index: number, d: Decision): void => {
   const call = turn.draft.toolCalls[index]
   if (!call) return
   r.durable({ type: 'approval/decision', data: decisionData(turn, d) })
@@ -128,7 +128,8 @@ const decideAt = (r: Reduction, turn: Turn, index: number, d: Decision): void =>
     const { id: activity, step } = turn
     r.effect({ kind: 'tools', activity, turn: turn.turn, step, calls: turn.draft.toolCalls, only: [index] })
   } else {
-    takeOutcome(r, next, index, { result: deniedResult(call.id, d.reason), concluded: false })
+    const result = d.cancelled ? cancelledResult(call.id, d.reason, true) : deniedResult(call.id, d.reason)
+    takeOutcome(r, next, index, { result, concluded: false })
   }
 }
 
@@ -142,6 +143,7 @@ const decisionData = (turn: Turn, d: Decision): ApprovalDecisionData => {
   }
   if (d.reason !== undefined) data.reason = d.reason
   if (d.byMessage !== undefined) data.byMessage = d.byMessage
+  if (d.cancelled) data.cancelled = true
   return data
 }
 

@@ -1,9 +1,7 @@
-import type { ToolResultBlock } from '../contracts/messages.js'
+import { decideAt } from './approvals.js'
 import type { InputOf } from './inputs.js'
-import { unpause } from './pause.js'
-import { withTurn } from './records.js'
 import type { Reduction } from './reduction.js'
-import { errorResult } from './results.js'
+import { cancelledResult } from './results.js'
 import type { Turn } from './state.js'
 import { takeOutcome } from './toolBatch.js'
 import { settled } from './toolLive.js'
@@ -28,33 +26,11 @@ export const cancelCall = (r: Reduction, { callId, reason }: InputOf<'cancel-cal
   const turn = a?.kind === 'turn' ? a : undefined
   const index = cancellableIndex(turn, callId)
   if (!turn || index < 0) return
-  let next = turn
-  if (turn.approvals?.[index] === 'pending') {
-    const data = { turn: turn.turn, step: turn.step, callId, decision: 'denied' as const }
-    r.durable({
-      type: 'approval/decision',
-      data: { ...data, ...(reason === undefined ? {} : { reason }), source: SYSTEM, cancelled: true },
-    })
-    const approvals = [...turn.approvals]
-    approvals[index] = 'denied'
-    next = withTurn(turn, { approvals })
-    r.setActivity(next)
-    if (!approvals.includes('pending')) unpause(r)
-  } else {
-    r.effect({ kind: 'cancel-call', activity: turn.id, step: turn.step, index, reason })
-  }
-  const waited = turn.approvals?.[index] === 'pending'
-  takeOutcome(r, next, index, { result: cancelledResult(callId, reason, waited), concluded: false })
+  // A call that waits for approval is decided, durably, so a reopened session does not ask again.
+  if (turn.approvals?.[index] === 'pending')
+    return decideAt(r, turn, index, { callId, decision: 'denied', reason, source: SYSTEM, cancelled: true })
+  r.effect({ kind: 'cancel-call', activity: turn.id, step: turn.step, index, reason })
+  takeOutcome(r, turn, index, { result: cancelledResult(callId, reason, false), concluded: false })
 }
 
 const SYSTEM = Object.freeze({ kind: 'system' })
-
-/** The `CANCELLED` result (R71), as the model reads it: whether the call ran, and why it stopped. */
-export const cancelledResult = (
-  toolCallId: string,
-  reason: string | undefined,
-  waited: boolean,
-): ToolResultBlock => {
-  const what = waited ? 'Cancelled while waiting for approval; it never ran.' : 'Cancelled by the user.'
-  return errorResult(toolCallId, 'CANCELLED', reason ? `${what} Reason: ${reason}` : what)
-}

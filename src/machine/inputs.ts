@@ -47,6 +47,8 @@ export type Decision = {
   readonly reason?: string | undefined
   readonly source: MessageSource
   readonly byMessage?: AgentMessageId | undefined
+  /** `cancelToolCall` settled the waiting call (R71): its result is `CANCELLED`. */
+  readonly cancelled?: true | undefined
 }
 
 /** Calls from the public surface, already validated, snapshotted and (for sends) given an id. */
