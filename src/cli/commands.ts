@@ -3,6 +3,7 @@ import type { AgentMessageId } from '../contracts/messages.js'
 import { errorText } from '../messages/errorText.js'
 import { type ApprovalAnswer, answerApproval, parseAnswer } from './approvalPrompt.js'
 import { inboxLines, itemNumbered } from './inboxList.js'
+import type { RunningTools } from './runningTools.js'
 
 /** What one line of input asks for. */
 export type Command =
@@ -10,7 +11,7 @@ export type Command =
   | { readonly kind: 'queue' | 'steer' | 'inject'; readonly text: string }
   /** `!text`: a steer that cuts the answer being streamed (R68). */
   | { readonly kind: 'interrupt'; readonly text: string }
-  /** `/cancel-tool ID`: cancel one running tool call (R71). */
+  /** `/cancel-tool N` or `/cancel-tool ID`: cancel one running tool call (R71). */
   | { readonly kind: 'cancel-tool'; readonly callId: string }
   | { readonly kind: 'cancel'; readonly keepInbox: boolean }
   | { readonly kind: 'promote' | 'drop'; readonly n: number }
@@ -25,7 +26,7 @@ export type Command =
 
 /** The commands, for `/help` in both modes. */
 export const COMMANDS_HELP =
-  '/queue text · /steer text · !text (steer and cut the answer being written) · /inject text · /cancel [keep] · /cancel-tool ID · /inbox · /promote N · /drop N · /move N M · /approve ID · /deny ID [reason] · /quit'
+  '/queue text · /steer text · !text (steer and cut the answer being written) · /inject text · /cancel [keep] · /cancel-tool N|ID · /inbox · /promote N · /drop N · /move N M · /approve ID · /deny ID [reason] · /quit'
 /** What the numbers mean, for `/help`. */
 export const NUMBERS_HELP =
   'N is the number of a waiting item as /inbox lists it: the queue first (the order it runs in), then staged steering and context. /promote N steers queued item N into the running turn (or runs it next while idle); /move N M makes it item M.'
@@ -74,7 +75,10 @@ export const parseCommand = (line: string, approving = false): Command => {
     case 'cancel-tool':
       return rest.length === 1 && rest[0]
         ? { kind: 'cancel-tool', callId: rest[0] }
-        : { kind: 'usage', text: 'usage: /cancel-tool ID (the id of a running tool call)' }
+        : {
+            kind: 'usage',
+            text: 'usage: /cancel-tool N|ID (a running tool call: its number in the list, or its id)',
+          }
     case 'approve':
       return rest.length === 1 && rest[0]
         ? { kind: 'approve', callId: rest[0] }
@@ -115,7 +119,10 @@ const onQueued = (agent: Agent, n: number, act: (id: AgentMessageId) => void): C
   return say()
 }
 
-const run = (agent: Agent, command: Command): CommandResult => {
+/** What the app knows beyond the agent: the running tool calls it lists, when it lists them. */
+export type CommandContext = { readonly running?: RunningTools }
+
+const run = (agent: Agent, command: Command, context: CommandContext): CommandResult => {
   switch (command.kind) {
     case 'say':
     case 'steer':
@@ -124,10 +131,12 @@ const run = (agent: Agent, command: Command): CommandResult => {
       const id = agent.steer(command.text, { interrupt: true })
       return { lines: [], sent: { id, text: command.text } }
     }
-    case 'cancel-tool':
-      return agent.cancelToolCall(command.callId)
+    case 'cancel-tool': {
+      const callId = context.running?.callId(command.callId) ?? command.callId
+      return agent.cancelToolCall(callId)
         ? say()
-        : say(`no running tool call ${command.callId} (it finished, or the id is wrong)`)
+        : say(`no running tool call ${command.callId} (it finished, or the number or id is wrong)`)
+    }
     case 'queue':
       return { lines: [], sent: { id: agent.followup(command.text), text: command.text } }
     case 'inject': {
@@ -177,9 +186,9 @@ const run = (agent: Agent, command: Command): CommandResult => {
  * (`steer` does exactly that: R4 routes it by the acceptance window). A refusal (a disposed
  * agent, a full inbox) comes back as a line, not a throw: the app keeps running.
  */
-export const runCommand = (agent: Agent, command: Command): CommandResult => {
+export const runCommand = (agent: Agent, command: Command, context: CommandContext = {}): CommandResult => {
   try {
-    return run(agent, command)
+    return run(agent, command, context)
   } catch (error) {
     return say(errorText(error))
   }

@@ -5,6 +5,7 @@ import { approvalQuestion, askedApproval, parseAnswer } from './approvalPrompt.j
 import { parseCommand, runCommand } from './commands.js'
 import { droppedLine, formatDurable, formatLive, PLAIN } from './format.js'
 import { Receipts } from './receipts.js'
+import { RunningTools } from './runningTools.js'
 
 /** What a run without a terminal did: the lines it acted on, and whether a turn failed. */
 export type LinesRun = { readonly lines: number; readonly failed: boolean }
@@ -63,10 +64,13 @@ export const runLines = async (
     write(formatDurable(event, PLAIN))
   })
   const receipts = new Receipts(agent, write)
+  // `/cancel-tool N` numbers the running calls as the terminal app lists them.
+  const running = new RunningTools()
   agent.inbox$.subscribe((inbox) => receipts.update(inbox))
   agent.events$.subscribe((event) => {
     // `/drop` has its receipt; a cancel says at once what it dropped.
     if (event.type === 'agent/inbox/discard' && event.reason === 'cancel') write(droppedLine(event.messages))
+    running.see(event)
     write(formatLive(event, PLAIN, io.events))
   })
   // Each call asked about once, when it becomes the one `y` and `n` answer.
@@ -84,7 +88,7 @@ export const runLines = async (
     if (command.kind === 'empty') continue
     lines++
     if (command.kind === 'quit') break
-    const { lines: said, sent } = runCommand(agent, command)
+    const { lines: said, sent } = runCommand(agent, command, { running })
     for (const line of said) write(line)
     if (sent) receipts.track(sent.id, sent.text)
     await settle()

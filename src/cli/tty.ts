@@ -7,6 +7,7 @@ import { inboxLines } from './inboxList.js'
 import { LiveRegion } from './liveRegion.js'
 import { type Edited, QueueEditor } from './queueEditor.js'
 import { Receipts } from './receipts.js'
+import { RunningTools } from './runningTools.js'
 
 const SPINNER = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏'
 type Key = { readonly name?: string; readonly ctrl?: boolean; readonly meta?: boolean }
@@ -33,6 +34,7 @@ export const runTty = (
     const { dim, bold, cyan, red } = COLORS
     const region = new LiveRegion(io.output)
     const editor = new QueueEditor(agent)
+    const running = new RunningTools()
     let inbox = agent.inbox
     let buffer = ''
     let partial = ''
@@ -48,6 +50,8 @@ export const runTty = (
         return 'answer the question above · other text steers (it waits) · Esc cancels'
       if (agent.status === 'paused') return 'over budget: Esc cancels the turn'
       if (agent.status !== 'running') return 'Enter sends · /help'
+      if (running.size > 0) return 'Enter steers · /cancel-tool N stops tool N · Esc cancels'
+      if (partial) return 'Enter steers · !text cuts the answer short · Esc cancels'
       return `Enter steers · Tab queues${inbox.queue.length > 0 ? ' · Up edits · Ctrl-P steers it in' : ''} · Esc cancels`
     }
     const render = () => {
@@ -60,6 +64,7 @@ export const runTty = (
       const question = approvalQuestion(agent, columns)
       region.render([
         ...(partial ? [`${cyan('assistant ›')} ${partial}`] : []),
+        ...running.lines(columns).map(dim),
         ...(question ? [bold(question)] : []),
         dim(`${spin}${parts.join(' · ')}  ${notice || hint()}`),
         ...list.map(dim),
@@ -104,6 +109,7 @@ export const runTty = (
         thinking = false
       }
       if (event.type === 'agent/status' && event.status === 'idle') position = ''
+      running.see(event)
       print(formatLive(event, COLORS, io.events))
       render()
     })
@@ -127,7 +133,7 @@ export const runTty = (
     const submit = (line: string) => {
       const command = parseCommand(line, askedApproval(agent) !== undefined)
       if (command.kind === 'quit') return quit()
-      const { lines, sent } = runCommand(agent, command)
+      const { lines, sent } = runCommand(agent, command, { running })
       // Help and the list go to the scrollback; a refusal ("no item 5") stays in the status line.
       const listing = command.kind === 'help' || command.kind === 'inbox'
       for (const said of listing ? [...lines, ...(command.kind === 'help' ? KEYS_HELP : [])] : [])

@@ -11,7 +11,7 @@ describe('R68, R71: interrupt and cancel-tool commands', () => {
     ['  ! stop ', { kind: 'interrupt', text: 'stop' }],
     ['!', { kind: 'say', text: '!' }],
     ['/cancel-tool call-1', { kind: 'cancel-tool', callId: 'call-1' }],
-    ['/cancel-tool', { kind: 'usage', text: expect.stringContaining('usage: /cancel-tool ID') }],
+    ['/cancel-tool', { kind: 'usage', text: expect.stringContaining('usage: /cancel-tool N|ID') }],
   ])('%j parses as %j', (line, command) => {
     expect(parseCommand(line)).toEqual(command)
   })
@@ -19,7 +19,7 @@ describe('R68, R71: interrupt and cancel-tool commands', () => {
   it('R71: /cancel-tool of a call that does not run says so and changes nothing', () => {
     const agent = createAgent({ model: () => [] })
     expect(runCommand(agent, { kind: 'cancel-tool', callId: 'c9' }).lines).toEqual([
-      'no running tool call c9 (it finished, or the id is wrong)',
+      'no running tool call c9 (it finished, or the number or id is wrong)',
     ])
     expect(agent.status).toBe('idle')
   })
