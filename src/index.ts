@@ -40,6 +40,7 @@ export type {
   SessionEventDataMap,
   SessionEventOf,
   SessionEventType,
+  SessionUsage,
   SettledEvent,
   SettledReason,
   StatusEvent,

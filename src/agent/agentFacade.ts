@@ -7,7 +7,7 @@ import type {
   PendingApproval,
 } from '../contracts/agent.js'
 import { AgentBusyError, AgentDisposedError, ApprovalNotPendingError } from '../contracts/errors.js'
-import type { AgentEvent, BudgetLimits, SessionEvent } from '../contracts/events.js'
+import type { AgentEvent, BudgetLimits, SessionEvent, SessionUsage } from '../contracts/events.js'
 import type { InboxSnapshot, Outcome } from '../contracts/inbox.js'
 import type {
   AgentCancelCause,
@@ -43,6 +43,7 @@ import { parseCancelToolCall, parseDecision, parseRaise } from './humanInTheLoop
 import { moveCommand, promoteCommand, removeCommand, replaceCommand } from './inboxControl.js'
 import { checkSendPolicy } from './sendPolicy.js'
 import { SessionView } from './sessionView.js'
+import { usageStream } from './usageStream.js'
 
 /**
  * The agent `createAgent` returns: a thin class over its `Driver`. Every method lives on the
@@ -56,6 +57,7 @@ export class AgentFacade implements Agent {
   readonly #maxQueued: number | undefined
   #session: AgentSession | undefined
   #status$: Observable<AgentStatus> | undefined
+  #usage$: Observable<SessionUsage> | undefined
   #transcript$: Observable<SessionEvent> | undefined
   #approvals: ApprovalsView | undefined
   #approvals$: Observable<readonly PendingApproval[]> | undefined
@@ -137,6 +139,15 @@ export class AgentFacade implements Agent {
     const { transcript } = this.#driver.config
     this.#transcript$ ??= defer(() => merge(transcript.events.slice(), this.#driver.durable$))
     return this.#transcript$
+  }
+
+  get usage(): SessionUsage {
+    return this.#driver.config.transcript.usage
+  }
+
+  get usage$(): Observable<SessionUsage> {
+    this.#usage$ ??= usageStream(this.#driver.config.transcript, this.#driver.durable$)
+    return this.#usage$
   }
 
   get session(): AgentSession {

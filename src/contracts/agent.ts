@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs'
-import type { AgentEvent, ApprovalRequestData, BudgetLimits, SessionEvent } from './events.js'
+import type { AgentEvent, ApprovalRequestData, BudgetLimits, SessionEvent, SessionUsage } from './events.js'
 import type { InboxSnapshot, Outcome } from './inbox.js'
 import type {
   AgentCancelCause,
@@ -130,6 +130,13 @@ export type Agent = {
   readonly transcript$: Observable<SessionEvent>
   /** The durable transcript and what the model sees of it. */
   readonly session: AgentSession
+  /**
+   * The token usage of every model request of the session (R73), folded from its log (so it
+   * survives reopening). Requests whose provider sent no usage count as `estimatedRequests`.
+   */
+  readonly usage: SessionUsage
+  /** Emits `usage` on subscribe, then the new total after each change. */
+  readonly usage$: Observable<SessionUsage>
   /**
    * What waits, as data (frozen): the queue (waking and parked prompts, in order), then the
    * outbox (staged steering and context). The same object until the inbox changes.

@@ -145,6 +145,19 @@ export type ApprovalDecisionData = {
   readonly cancelled?: true
 }
 
+/**
+ * `agent.usage` (R73): the tokens of every model request of the session, folded from its log.
+ * `requests` counts every request (each step is one); `estimatedRequests` those whose provider
+ * sent no usage, so their tokens were estimated (or, for a request a crash cut off, not known).
+ */
+export type SessionUsage = {
+  readonly inputTokens: number
+  readonly outputTokens: number
+  readonly cachedInputTokens: number
+  readonly requests: number
+  readonly estimatedRequests: number
+}
+
 /** Token usage counted against a budget: what the model reported, summed over the session. */
 export type BudgetUsage = { readonly totalTokens: number; readonly requests: number }
 export type BudgetLimits = { readonly maxTotalTokens?: number; readonly maxRequests?: number }
@@ -173,8 +186,16 @@ export type SessionEventDataMap = {
   'turn/start': { readonly turn: number; readonly trigger: TurnTrigger }
   'turn/end': { readonly turn: number; readonly reason: TurnEndReason }
   'step/start': { readonly turn: number; readonly step: number }
-  /** `interrupted`: an interrupting steer cut the step's model request (R68). */
-  'step/end': { readonly turn: number; readonly step: number; readonly interrupted?: true }
+  /**
+   * `interrupted`: an interrupting steer cut the step's model request (R68). `usage`: the usage of
+   * a request that wrote no `assistant/message` (cut before any text, cancelled, failed; R73).
+   */
+  'step/end': {
+    readonly turn: number
+    readonly step: number
+    readonly interrupted?: true
+    readonly usage?: Usage
+  }
   /** `interrupted`: the text and reasoning streamed before a steer cut the request (R68). */
   'assistant/message': {
     readonly turn: number

@@ -139,4 +139,15 @@ export type Message = {
   readonly content: readonly ContentBlock[]
 }
 
-export type Usage = { readonly inputTokens: number; readonly outputTokens: number }
+/**
+ * Token usage of one model request (R73). `cachedInputTokens` is the part of `inputTokens` the
+ * provider read from its cache, when it says. `estimated`: the provider sent no usage for this
+ * request (it was cut, cancelled or failed, or the adapter reports none), so the tokens were
+ * estimated from the text at about 4 characters a token.
+ */
+export type Usage = {
+  readonly inputTokens: number
+  readonly outputTokens: number
+  readonly cachedInputTokens?: number
+  readonly estimated?: true
+}

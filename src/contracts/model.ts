@@ -12,6 +12,12 @@ export type ModelEvent =
   | { readonly type: 'reasoning'; readonly text: string }
   | ({ readonly type: 'tool-call' } & Omit<ToolCallBlock, 'type'>)
   | { readonly type: 'finish'; readonly reason: FinishReason; readonly usage?: Usage }
+  /**
+   * Usage the provider sent before its finish (Anthropic sends the input count first): kept when
+   * the request is then cut or fails (R69, R73). A later `usage` or `finish.usage` overrides the
+   * fields it names.
+   */
+  | { readonly type: 'usage'; readonly usage: Usage }
 
 /**
  * One model call. `messages` and `signal` are getters, made on first read; they are not own

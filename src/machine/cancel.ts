@@ -6,7 +6,8 @@ import type { InputOf } from './inputs.js'
 import { settleContexts } from './outbox.js'
 import { withClaim, withTurn } from './records.js'
 import type { Reduction } from './reduction.js'
-import { type AbortCause, activeWork, itemMessage } from './state.js'
+import { requestUsage } from './requestUsage.js'
+import { type AbortCause, activeWork, itemMessage, type Turn } from './state.js'
 import { abortBatch } from './toolBatch.js'
 import { closeTurn, isPausedTurn, suspendTurn } from './turnEnd.js'
 import { discard } from './waiting.js'
@@ -59,6 +60,12 @@ export const abortWork = (r: Reduction, cause: AbortCause, keepInbox: boolean, r
   r.effect({ kind: 'schedule', input: { type: 'unwind', activity: work.id }, late: true })
 }
 
+/** A cancelled request wrote no message: its usage goes on the step's end (R73). */
+const stepEndOf = (work: Turn) =>
+  work.phase === 'model'
+    ? { turn: work.turn, step: work.step, usage: requestUsage(work.draft) }
+    : { turn: work.turn, step: work.step }
+
 /** The aborted work ends: a claim is a rejected admission (R13); a turn ends `aborted` (R25). */
 export const unwind = (r: Reduction, { activity }: InputOf<'unwind'>): void => {
   const work = activeWork(r.state)
@@ -68,6 +75,6 @@ export const unwind = (r: Reduction, { activity }: InputOf<'unwind'>): void => {
   if (work.abort.cause.kind === 'disposed' && isPausedTurn(work)) return suspendTurn(r, work)
   if (work.phase === 'model') countRequest(r, work.draft.usage) // a cut request counts (R80)
   if (work.phase === 'tools') abortBatch(r, work)
-  if (work.stepOpen) r.durable({ type: 'step/end', data: { turn: work.turn, step: work.step } })
+  if (work.stepOpen) r.durable({ type: 'step/end', data: stepEndOf(work) })
   closeTurn(r, work, { kind: work.abort.cause.kind === 'disposed' ? 'disposed' : 'aborted' })
 }

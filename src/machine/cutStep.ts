@@ -3,6 +3,7 @@ import { budgetStops, continueTurn, countRequest } from './budget.js'
 import { drainOutbox } from './outbox.js'
 import { withTurn } from './records.js'
 import type { Reduction } from './reduction.js'
+import { requestUsage } from './requestUsage.js'
 import type { OutboxEntry, Turn } from './state.js'
 import { closeTurn } from './turnEnd.js'
 
@@ -30,11 +31,22 @@ export const cutStep = (r: Reduction, id: AgentMessageId): void => {
   r.effect({ kind: 'cut', activity: turn.id, step })
   r.set({ outbox: r.state.outbox.map((entry) => markCut(entry, id)) })
   const content = turn.draft.content.filter((b) => b.type === 'text' || b.type === 'reasoning')
+  // R73: the cut request's usage goes on its message, or on the step's end when it wrote none.
+  const usage = requestUsage(turn.draft)
   if (content.length > 0)
-    r.durable({ type: 'assistant/message', data: { turn: turn.turn, step, content, interrupted: true } })
+    r.durable({
+      type: 'assistant/message',
+      data: { turn: turn.turn, step, content, usage, interrupted: true },
+    })
   countRequest(r, turn.draft.usage)
   drainOutbox(r, turn.turn)
-  r.durable({ type: 'step/end', data: { turn: turn.turn, step, interrupted: true } })
+  r.durable({
+    type: 'step/end',
+    data:
+      content.length > 0
+        ? { turn: turn.turn, step, interrupted: true }
+        : { turn: turn.turn, step, interrupted: true, usage },
+  })
   const ended = withTurn(turn, { stepOpen: false, phase: 'tools' })
   if (budgetStops(r.state)) return closeTurn(r, withTurn(ended, { stop: 'budget' }), BUDGET)
   continueTurn(r, ended, step + 1)

@@ -115,6 +115,13 @@ export type Signal =
       readonly step: number
       readonly error: unknown
     }
+  /** The request was made; `inputTokens` is its prompt's estimated size, kept for R73. */
+  | {
+      readonly type: 'model/started'
+      readonly activity: number
+      readonly step: number
+      readonly inputTokens: number
+    }
   | {
       readonly type: 'model/event'
       readonly activity: number

@@ -105,7 +105,13 @@ export const withBetween = (b: Between, patch: Partial<Between>): Between =>
 
 /** `withDraft(d, {content})` without a patch object: see `withTurnDraft`. */
 export const withContent = (d: StepDraft, content: StepDraft['content']): StepDraft => {
-  const copy: EveryKey<StepDraft> = { content, toolCalls: d.toolCalls, finish: d.finish, usage: d.usage }
+  const copy: EveryKey<StepDraft> = {
+    content,
+    toolCalls: d.toolCalls,
+    finish: d.finish,
+    usage: d.usage,
+    inputEstimate: d.inputEstimate,
+  }
   return copy as StepDraft
 }
 
@@ -115,6 +121,7 @@ export const withDraft = (d: StepDraft, patch: Partial<StepDraft>): StepDraft =>
     toolCalls: d.toolCalls,
     finish: d.finish,
     usage: d.usage,
+    inputEstimate: d.inputEstimate,
   }
   return Object.assign(copy as StepDraft, patch)
 }

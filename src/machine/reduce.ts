@@ -23,6 +23,7 @@ import {
   modelComplete,
   modelEvent,
   modelFailed,
+  modelStarted,
   requestErrorDone,
   requestErrorStart,
   stepHookDone,
@@ -74,6 +75,7 @@ const handlers: Handlers = {
   // Steps (R15–R24).
   'step-hook/done': stepHookDone,
   'hook/failed': hookFailed,
+  'model/started': modelStarted,
   'model/event': modelEvent,
   'model/complete': modelComplete,
   'model/failed': modelFailed,

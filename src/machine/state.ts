@@ -98,7 +98,10 @@ export type StepDraft = {
   readonly content: readonly ContentBlock[]
   readonly toolCalls: readonly ToolCallBlock[]
   readonly finish?: FinishReason
+  /** What the provider reported (R73). */
   readonly usage?: Usage
+  /** The prompt's size as estimated when the request was made: used when no usage comes (R73). */
+  readonly inputEstimate?: number
 }
 
 /** A tool call's outcome, buffered until every earlier call of the batch is recorded. */

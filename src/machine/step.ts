@@ -6,6 +6,7 @@ import type { InputOf } from './inputs.js'
 import { drainOutbox } from './outbox.js'
 import { withContent, withDraft, withTurn, withTurnDraft } from './records.js'
 import type { Reduction } from './reduction.js'
+import { mergeUsage, requestUsage } from './requestUsage.js'
 import { errorResult, NOT_RUN_TEXT } from './results.js'
 import { hasSteering, type StepDraft, type Turn } from './state.js'
 import { liveTurn } from './stepStart.js'
@@ -41,8 +42,22 @@ const foldModelEvent = (draft: StepDraft, event: ModelEvent): StepDraft => {
       return withDraft(draft, { content: [...draft.content, call], toolCalls: [...draft.toolCalls, call] })
     }
     case 'finish':
-      return withDraft(draft, { finish: event.reason, ...(event.usage ? { usage: event.usage } : {}) })
+      return event.usage
+        ? withDraft(draft, { finish: event.reason, usage: mergeUsage(draft.usage, event.usage) })
+        : withDraft(draft, { finish: event.reason })
+    case 'usage':
+      return withDraft(draft, { usage: mergeUsage(draft.usage, event.usage) })
   }
+}
+
+/** R73: the request was made; the prompt's estimated size is kept in case no usage comes. */
+export const modelStarted = (
+  r: Reduction,
+  { activity, step, inputTokens }: InputOf<'model/started'>,
+): void => {
+  const turn = liveTurn(r, activity, 'model', step)
+  if (!turn) return
+  r.setActivity(withTurnDraft(turn, withDraft(turn.draft, { inputEstimate: inputTokens })))
 }
 
 export const modelEvent = (r: Reduction, { activity, step, event }: InputOf<'model/event'>): void => {
@@ -70,9 +85,10 @@ export const modelComplete = (r: Reduction, { activity, step }: InputOf<'model/c
   if (!turn) return
   const { content, usage, toolCalls } = turn.draft
   const finish = turn.draft.finish ?? 'stop'
-  // Two literals, not a conditional spread: docs/performance.md#records-copied-field-by-field.
-  const data = usage ? { turn: turn.turn, step, content, usage } : { turn: turn.turn, step, content }
-  r.durable({ type: 'assistant/message', data })
+  r.durable({
+    type: 'assistant/message',
+    data: { turn: turn.turn, step, content, usage: requestUsage(turn.draft) },
+  })
   countRequest(r, usage)
   const maxTokens = turn.maxTokens || finish === 'max-tokens'
   const stop = budgetStops(r.state)
@@ -142,8 +158,8 @@ export const hookFailed = (r: Reduction, { activity, step, error }: InputOf<'hoo
 export const modelFailed = (r: Reduction, { activity, step, error }: InputOf<'model/failed'>): void => {
   const turn = liveTurn(r, activity, 'model', step)
   if (!turn) return
-  countRequest(r, undefined)
-  r.durable({ type: 'step/end', data: { turn: turn.turn, step } })
+  countRequest(r, turn.draft.usage)
+  r.durable({ type: 'step/end', data: { turn: turn.turn, step, usage: requestUsage(turn.draft) } })
   r.setActivity(withTurn(turn, { phase: 'request-failed', stepOpen: false, requestError: error }))
   r.effect({ kind: 'post', input: { type: 'request-error/start', activity } })
 }

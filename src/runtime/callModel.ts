@@ -1,7 +1,8 @@
-import { from, Observable, type ObservableInput } from 'rxjs'
+import { concat, from, Observable, type ObservableInput, of } from 'rxjs'
 import type { Message } from '../contracts/messages.js'
 import type { ModelAdapter, ModelEvent, ModelRequest, ToolSpec } from '../contracts/model.js'
 import type { Signal } from '../machine/inputs.js'
+import { estimateTokens } from '../machine/requestUsage.js'
 import type { Transcript } from '../session/transcript.js'
 import type { Activities } from './activities.js'
 import type { EffectAnswer } from './mergeEffects.js'
@@ -39,15 +40,41 @@ export type ModelCall = {
 export const callModel = (deps: ModelCallDeps, call: ModelCall): EffectAnswer => {
   const { activity, step } = call
   const request = modelRequest(deps, call)
+  // R73: the prompt's size now, for the usage of a request whose provider reports none.
+  const started: Signal = { type: 'model/started', activity, step, inputTokens: promptTokens(deps) }
   let answer: ReturnType<ModelAdapter>
   try {
     answer = deps.model(request)
     // Inside the try: `Array.isArray` throws on a revoked Proxy, whatever an adapter returns.
-    if (Array.isArray(answer)) return signalsOf(answer as readonly ModelEvent[], activity, step)
+    if (Array.isArray(answer)) return [started, ...signalsOf(answer as readonly ModelEvent[], activity, step)]
   } catch (error) {
-    return { type: 'model/failed', activity, step, error }
+    return [started, { type: 'model/failed', activity, step, error }]
   }
-  return deps.activities.untilStopped(activity, answerSignals(answer, activity, step), call.part)
+  const signals = answerSignals(answer, activity, step)
+  return concat(of(started), deps.activities.untilStopped(activity, signals, call.part))
+}
+
+/** The estimated tokens of a request's prompt: system prompt, tool specs and messages (R73). */
+const promptTokens = (deps: ModelCallDeps): number =>
+  estimateTokens((deps.system?.length ?? 0) + specChars(deps.toolSpecs) + deps.transcript.messageChars)
+
+const jsonLength = (value: unknown): number => {
+  try {
+    return JSON.stringify(value)?.length ?? 0
+  } catch {
+    return 0 // a schema JSON cannot hold (a BigInt default, a cycle) is not worth a failed step
+  }
+}
+
+/** Tool specs are the same for every request of an agent: measured once. */
+const specSizes = new WeakMap<readonly ToolSpec[], number>()
+const specChars = (specs: readonly ToolSpec[]): number => {
+  let chars = specSizes.get(specs)
+  if (chars === undefined) {
+    chars = specs.length === 0 ? 0 : jsonLength(specs)
+    specSizes.set(specs, chars)
+  }
+  return chars
 }
 
 /**

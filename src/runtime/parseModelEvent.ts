@@ -4,6 +4,7 @@ import type { ModelEvent } from '../contracts/model.js'
 const usageSchema = z.strictObject({
   inputTokens: z.number().nonnegative(),
   outputTokens: z.number().nonnegative(),
+  cachedInputTokens: z.number().nonnegative().optional(),
 })
 
 const modelEventSchema = z.discriminatedUnion('type', [
@@ -15,6 +16,9 @@ const modelEventSchema = z.discriminatedUnion('type', [
     reason: z.enum(['stop', 'tool-calls', 'max-tokens']),
     usage: usageSchema.optional(),
   }),
+  // Usage the provider sent before its finish (an input count at the start of a stream, say):
+  // kept when the request is then cut or fails (R69, R73).
+  z.object({ type: z.literal('usage'), usage: usageSchema }),
 ])
 
 /** A model event that does not match the contract; the step fails as a request failure (R24). */

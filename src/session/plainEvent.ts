@@ -100,8 +100,12 @@ const isSource = (v: unknown): boolean => {
   }
 }
 
-const isUsage = (v: unknown): boolean =>
-  isRecord(v) && keyCount(v) === 2 && isCount(v.inputTokens) && isCount(v.outputTokens)
+const isUsage = (v: unknown): boolean => {
+  if (!isRecord(v) || !isCount(v.inputTokens) || !isCount(v.outputTokens)) return false
+  const cached = 'cachedInputTokens' in v ? (isCount(v.cachedInputTokens) ? 1 : -99) : 0
+  const estimated = 'estimated' in v ? (v.estimated === true ? 1 : -99) : 0
+  return keyCount(v) === 2 + cached + estimated
+}
 
 const isTrigger = (v: unknown): boolean => {
   if (!isRecord(v)) return false
@@ -140,8 +144,13 @@ const isData = (type: unknown, d: Rec, n: number): boolean => {
     case 'turn/end':
       return n === 2 && isPositiveInt(d.turn) && isReason(d.reason)
     case 'step/start':
-    case 'step/end':
       return n === 2 && isPositiveInt(d.turn) && isPositiveInt(d.step)
+    case 'step/end':
+      return (
+        ('usage' in d ? n === 3 && isUsage(d.usage) : n === 2) &&
+        isPositiveInt(d.turn) &&
+        isPositiveInt(d.step)
+      )
     case 'user/message':
       return (
         ('id' in d ? n === 3 && isId(d.id) : n === 2) &&

@@ -1,5 +1,5 @@
 import type { SessionEvent } from '../contracts/events.js'
-import type { Message } from '../contracts/messages.js'
+import type { ContentBlock, Message } from '../contracts/messages.js'
 
 /**
  * The surface projection of one durable event (R38): user and steering messages verbatim as
@@ -17,6 +17,25 @@ export const projectEvent = (event: SessionEvent): Message | undefined => {
       return { role: 'tool', content: [event.data.result] }
     default:
       return undefined
+  }
+}
+
+/** A message's size in characters: its text, reasoning, tool calls and tool results (R73). */
+export const messageChars = (message: Message): number => {
+  let chars = 0
+  for (const block of message.content) chars += blockChars(block)
+  return chars
+}
+
+const blockChars = (block: ContentBlock): number => {
+  switch (block.type) {
+    case 'text':
+    case 'reasoning':
+      return block.text.length
+    case 'tool-call':
+      return block.name.length + block.arguments.length
+    case 'tool-result':
+      return block.content.reduce((n, inner) => n + blockChars(inner), 0)
   }
 }
 

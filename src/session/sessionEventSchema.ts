@@ -10,6 +10,8 @@ const id = z.string().min(1)
 const usage = z.strictObject({
   inputTokens: z.number().nonnegative(),
   outputTokens: z.number().nonnegative(),
+  cachedInputTokens: z.number().nonnegative().optional(),
+  estimated: z.literal(true).optional(),
 })
 const toolCall = z.strictObject({
   type: z.literal('tool-call'),
@@ -61,7 +63,10 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
   event('turn/start', z.strictObject({ turn, trigger })),
   event('turn/end', z.strictObject({ turn, reason })),
   event('step/start', z.strictObject({ turn, step })),
-  event('step/end', z.strictObject({ turn, step, interrupted: z.literal(true).optional() })),
+  event(
+    'step/end',
+    z.strictObject({ turn, step, interrupted: z.literal(true).optional(), usage: usage.optional() }),
+  ),
   event(
     'assistant/message',
     z.strictObject({ turn, step, content, usage: usage.optional(), interrupted: z.literal(true).optional() }),

@@ -1,12 +1,13 @@
 import { AgentDisposedError } from '../contracts/errors.js'
-import type { DurableDraft, SessionEvent } from '../contracts/events.js'
+import type { DurableDraft, SessionEvent, SessionUsage } from '../contracts/events.js'
 import type { InboxRecord } from '../contracts/inbox.js'
 import type { Message } from '../contracts/messages.js'
 import type { SessionStore } from '../contracts/store.js'
 import { errorText } from '../messages/errorText.js'
 import { deepFreeze } from '../messages/snapshot.js'
 import { deepFreezeNewParts } from './deepFreezeNewParts.js'
-import { projectEvent } from './projectMessages.js'
+import { messageChars, projectEvent } from './projectMessages.js'
+import { UsageLedger } from './usageLedger.js'
 
 /** Who hears of a store failure outside a flush (the agent's driver, as a `store/failed` signal). */
 export type StoreFailures = { storeFailed(error: unknown): void }
@@ -22,6 +23,10 @@ export type StoreFailures = { storeFailed(error: unknown): void }
 export class Transcript {
   private readonly list: SessionEvent[]
   private readonly projection: Message[] = []
+  /** The session's token usage, folded as events are appended (R73). */
+  private readonly ledger = new UsageLedger()
+  /** The projection's size in characters, kept as it grows: a request's prompt estimate (R73). */
+  private chars = 0
   private snapshot: readonly Message[] | undefined
   private eventsSnapshot: readonly SessionEvent[] | undefined
   /** How many events the store has accepted. */
@@ -44,6 +49,11 @@ export class Transcript {
     this.list = history.map((event) => deepFreeze(event))
     this.stored = history.length
     for (const event of this.list) this.project(event)
+  }
+
+  /** `agent.usage` (R73): the same frozen object until a request's usage is appended. */
+  get usage(): SessionUsage {
+    return this.ledger.usage
   }
 
   /**
@@ -174,10 +184,17 @@ export class Transcript {
     return Object.freeze(this.projection.slice(0, count))
   }
 
+  /** The size of `session.messages()` in characters, for a request's usage estimate (R73). */
+  get messageChars(): number {
+    return this.chars
+  }
+
   private project(event: SessionEvent): void {
+    this.ledger.see(event)
     const message = projectEvent(event)
     if (!message) return
     this.projection.push(Object.freeze(message))
+    this.chars += messageChars(message)
     this.snapshot = undefined
   }
 }

@@ -198,7 +198,12 @@ describe('steps: finish, tools and continuation (R15–R18, R20b, R21)', () => {
       turning(),
       complete(),
       [
-        durable('assistant/message', { turn: 1, step: 1, content: [] }),
+        durable('assistant/message', {
+          turn: 1,
+          step: 1,
+          content: [],
+          usage: { inputTokens: 0, outputTokens: 0, estimated: true },
+        }),
         'step/end(1.1)',
         'turn-stopping#1(1.1)',
       ],
