@@ -77,6 +77,8 @@ export class Extensions implements AgentExtensions {
         break
       case 'decide':
         return this.#decide(edit)
+      case 'cancel-call':
+        return this.#cancelCall(edit)
     }
     return 'applied'
   }
@@ -97,6 +99,22 @@ export class Extensions implements AgentExtensions {
     if (edit.decision === 'approved') this.#agent.approve(edit.callId, options as DecisionOptions)
     else this.#agent.deny(edit.callId, options as DecisionOptions)
     return 'applied'
+  }
+
+  /**
+   * A remote `cancelToolCall` (R71): the agent's own call. When it returns `false` (the call is
+   * not running, or settled), the request settles refused under its own id, so the client that
+   * made it reads `false` as a local caller would.
+   */
+  #cancelCall(edit: Extract<RemoteEdit, { kind: 'cancel-call' }>): RemoteEditApplied {
+    const options = edit.reason === undefined ? {} : { reason: edit.reason }
+    if (this.#agent.cancelToolCall(edit.callId, options)) return 'applied'
+    const error = {
+      name: 'ToolCallNotRunning',
+      message: `cancelToolCall(): no running tool call ${edit.callId} (it settled, or the id is wrong)`,
+    }
+    this.#driver.command({ type: 'refuse', id: edit.request as AgentMessageId, error })
+    return 'refused'
   }
 
   release(): Promise<void> {

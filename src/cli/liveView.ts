@@ -1,6 +1,7 @@
 import type { SessionEvent } from '../contracts/events.js'
 import type { RemoteAgentEvent } from '../postgres.js'
 import { approvalLine } from './attachApprovals.js'
+import { toolStartLine } from './attachToolCalls.js'
 import { formatDurable, formatLive, type Style } from './format.js'
 
 /** What `steerable attach` shows of a session: its transcript, and its owner's live events. */
@@ -13,7 +14,8 @@ export type LiveView = {
 /**
  * Lines for a session followed from another process. The transcript is printed as it commits
  * (approval requests and decisions included, R67); the owner's status changes are printed as
- * they happen (`· running`, `· paused`, `· idle`); with `stream` (a terminal), its text is
+ * they happen (`· running`, `· paused`, `· idle`), and so is each tool call it starts, with the id
+ * `/cancel-tool` takes (R72); with `stream` (a terminal), its text is
  * written as it streams, and the step's `assistant/message` then only ends that line. `events`
  * prints every live event, as the app's `--events` does.
  */
@@ -54,6 +56,7 @@ export const liveView = (
         open = true
         out.write(event.text)
       } else if (event.type === 'agent/status') print(style.dim(`· ${event.status}`))
+      else if (event.type === 'agent/tool/start') print(toolStartLine(event, style))
       else if (event.type === 'remote/events-lost') {
         if (options.events) print(style.dim(`· some live events did not arrive (${event.reason})`))
       } else {

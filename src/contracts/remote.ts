@@ -44,9 +44,21 @@ export type RemoteEdit =
       readonly reason?: string
       readonly source: unknown
     }
+  /**
+   * `cancelToolCall` from another process (R71): `request` is the id of the request: a call that
+   * is not running (or waiting for approval) then settles it refused, as the local call returns
+   * `false`.
+   */
+  | {
+      readonly kind: 'cancel-call'
+      readonly request: string
+      readonly callId: string
+      readonly reason?: string
+    }
 
 /**
  * What became of a remote edit: applied (whatever it then did); `refused`: a decision for a call
- * that was not pending, settled refused under its request id (R65); or left for the next owner.
+ * that was not pending (R65), or a cancel of a call that was not running (R71), settled refused
+ * under its request id; or left for the next owner.
  */
 export type RemoteEditApplied = 'applied' | 'refused' | 'stopped'

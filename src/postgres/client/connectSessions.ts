@@ -23,6 +23,7 @@ import { followTranscript } from './followTranscript.js'
 import { type RemoteApprovals, remoteDecisionCalls } from './remoteDecisionCalls.js'
 import { type Chain, type RemoteInboxControls, remoteEditCalls } from './remoteEditCalls.js'
 import { remoteOutcome } from './remoteOutcome.js'
+import { type RemoteToolCalls, remoteToolCalls } from './remoteToolCalls.js'
 import { writeRemoteSend } from './writeRemoteRequest.js'
 
 export type ConnectSessionsOptions = DatabaseOptions & {
@@ -38,7 +39,8 @@ export type ConnectSessionsOptions = DatabaseOptions & {
  * Sends from one client to one session are stored in the order they were made.
  */
 export type RemoteSession = RemoteInboxControls &
-  RemoteApprovals & {
+  RemoteApprovals &
+  RemoteToolCalls & {
     readonly sessionId: string
     send(input: SendInput, options: SendOptions): Promise<AgentMessageId>
     followup(input: SendInput, options?: PresetOptions): Promise<AgentMessageId>
@@ -129,6 +131,7 @@ export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOpti
         events$: followEvents(hub, sessionId),
         ...remoteEditCalls(pool, sessionId, chain, ms),
         ...remoteDecisionCalls({ pool, hub, sessionId, ms, pollMs }, chain),
+        ...remoteToolCalls({ pool, hub, sessionId, ms, pollMs }, chain),
       }
     },
     close: async () => {

@@ -18,6 +18,12 @@ const noModel: ModelAdapter = () =>
   throwError(() => new Error('a cancel with no owner never runs a turn (this is a bug in steerable)'))
 
 /**
+ * Requests that need the session's real owner: a decision (an approved call must run) and a tool
+ * call's cancel (a cancelled call that waited for approval lets the turn go on to the model).
+ */
+const LEFT_FOR_A_WORKER: ReadonlySet<string> = new Set(['remote-decide', 'remote-cancel-call'])
+
+/**
  * R58 with no owner: after the client stored its cancel (journal row `cancelSeq`), it tries the
  * session's lease. Held: the owner applies the cancel (it reads the row like any request), and
  * this returns `false`. Free: this process is the owner for a moment. It creates an agent on the
@@ -28,9 +34,10 @@ const noModel: ModelAdapter = () =>
  * scheduled can run: a restored waking item's deferred wake (R6) finds the agent disposing and
  * starts no turn. Requests after the cancel stay for the next owner. Returns `'applied'`.
  *
- * A decision on an approval (R65) before the cancel is the exception: an approved call must run,
- * and this agent has no tools. Then nothing is applied here (`'left'`): the decision's row is
- * waiting work, so a worker takes the session and applies the decision, then the cancel.
+ * A decision on an approval (R65) or a tool call's cancel (R71) before the cancel is the exception:
+ * an approved call must run, and this agent has no tools; a cancelled call that waited lets the
+ * turn go on to a model it does not have. Then nothing is applied here (`'left'`): the request's
+ * row is waiting work, so a worker takes the session and applies it, then the cancel.
  */
 export const cancelWithoutOwner = async (
   pool: PostgresPool,
@@ -45,7 +52,7 @@ export const cancelWithoutOwner = async (
     if (error instanceof SessionLockedError) return 'locked'
     throw error
   }
-  if (store.remoteRequests.some((r) => r.seq < cancelSeq && r.record.op === 'remote-decide')) {
+  if (store.remoteRequests.some((r) => r.seq < cancelSeq && LEFT_FOR_A_WORKER.has(r.record.op))) {
     await store.release()
     return 'left'
   }

@@ -10,6 +10,7 @@ import {
   isRemoteEditOp,
   type RemoteEditRecord,
   remoteCancel,
+  remoteCancelToolCall,
   remoteDecide,
   remoteMove,
   remotePromote,
@@ -94,13 +95,20 @@ export const checkRemoteSend = (sessionId: string, row: JournalRow): RemoteSendR
  */
 export const checkRemoteEdit = (sessionId: string, row: JournalRow): RemoteEditRecord => {
   const value = (row.record ?? {}) as Record<string, unknown>
-  // A decision's reason is optional: its row has 5 keys, or 6 with one.
-  const keys = { 'remote-replace': 3, 'remote-move': 4, 'remote-cancel': 4, 'remote-decide': 5 }[row.op] ?? 3
+  // The reason of a decision or of a call's cancel is optional: one more key with it.
+  const keys =
+    {
+      'remote-replace': 3,
+      'remote-move': 4,
+      'remote-cancel': 4,
+      'remote-decide': 5,
+      'remote-cancel-call': 3,
+    }[row.op] ?? 3
+  const reasoned = (row.op === 'remote-decide' || row.op === 'remote-cancel-call') && 'reason' in value
   try {
     if (value.op !== row.op || typeof value.request !== 'string' || value.request === '')
       throw new Error('expected its op and a request id')
-    if (Object.keys(value).length !== keys + (row.op === 'remote-decide' && 'reason' in value ? 1 : 0))
-      throw new Error('unexpected keys')
+    if (Object.keys(value).length !== keys + (reasoned ? 1 : 0)) throw new Error('unexpected keys')
     const message = value.message as { id?: unknown; content?: unknown; source?: unknown } | undefined
     if (row.op === 'remote-remove') remoteRemove(value.id)
     else if (row.op === 'remote-replace')
@@ -108,6 +116,8 @@ export const checkRemoteEdit = (sessionId: string, row: JournalRow): RemoteEditR
     else if (row.op === 'remote-move') remoteMove(value.id, value.index)
     else if (row.op === 'remote-promote') remotePromote(value.id)
     else if (row.op === 'remote-decide') checkDecision(value)
+    else if (row.op === 'remote-cancel-call')
+      remoteCancelToolCall(value.callId, 'reason' in value ? { reason: value.reason } : undefined)
     else remoteCancel(value.cause, { keepInbox: value.keepInbox })
     if (row.op === 'remote-replace' && Object.keys(message ?? {}).length !== 3)
       throw new Error('unexpected keys')

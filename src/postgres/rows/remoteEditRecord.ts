@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { parseDecision } from '../../agent/humanInTheLoop.js'
+import { parseCancelToolCall, parseDecision } from '../../agent/humanInTheLoop.js'
 import { checkId } from '../../agent/inboxControl.js'
 import { InvalidInputError } from '../../contracts/errors.js'
 import type {
@@ -15,8 +15,8 @@ import { jsonSnapshot } from '../../messages/snapshot.js'
 import { messageOf } from '../../messages/userText.js'
 
 /**
- * An inbox edit, a cancel or an approval decision from a process that does not drive the session
- * (R55, R58, R65), as its inbox journal row holds it. Like a remote send it is a request, not an inbox record: the owner
+ * An inbox edit, a cancel, an approval decision or a tool call's cancel from a process that does
+ * not drive the session (R55, R58, R65, R71), as its inbox journal row holds it. Like a remote send it is a request, not an inbox record: the owner
  * applies it through its own operation when it reaches it in journal order. `request` is the
  * row's own id (in the row's `message_id` column), so a write retried after an unclear commit is
  * stored once. Its `op`s never collide with the owner's records (`add`, `replace`, `move`,
@@ -46,6 +46,12 @@ export type RemoteEditRecord =
       readonly reason?: string
       readonly source: MessageSource
     }
+  | {
+      readonly op: 'remote-cancel-call'
+      readonly request: string
+      readonly callId: string
+      readonly reason?: string
+    }
 
 /** The `op`s of remote edit rows. */
 export const REMOTE_EDIT_OPS = [
@@ -55,6 +61,7 @@ export const REMOTE_EDIT_OPS = [
   'remote-promote',
   'remote-cancel',
   'remote-decide',
+  'remote-cancel-call',
 ] as const satisfies readonly RemoteEditRecord['op'][]
 
 export const isRemoteEditOp = (op: string): op is RemoteEditRecord['op'] =>
@@ -123,6 +130,20 @@ export const remoteDecide = (
   })
 }
 
+/** `cancelToolCall(callId, {reason})` from a client (R71): checked like the local call's. */
+export const remoteCancelToolCall = (
+  callId: unknown,
+  options: unknown,
+): Extract<RemoteEditRecord, { op: 'remote-cancel-call' }> => {
+  const { reason } = parseCancelToolCall(callId, options)
+  return Object.freeze({
+    op: 'remote-cancel-call',
+    request: request(),
+    callId: callId as string,
+    ...(reason === undefined ? {} : { reason }),
+  })
+}
+
 /** The edit as the owner's agent applies it (`extensionsOf(agent).applyRemoteEdit`). */
 export const editOf = (record: RemoteEditRecord): RemoteEdit => {
   switch (record.op) {
@@ -150,6 +171,10 @@ export const editOf = (record: RemoteEditRecord): RemoteEdit => {
         ...(reason === undefined ? {} : { reason }),
         source,
       }
+    }
+    case 'remote-cancel-call': {
+      const { request, callId, reason } = record
+      return { kind: 'cancel-call', request, callId, ...(reason === undefined ? {} : { reason }) }
     }
   }
 }

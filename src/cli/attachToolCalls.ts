@@ -1,0 +1,34 @@
+import type { ToolStartEvent } from '../contracts/events.js'
+import { errorText } from '../messages/errorText.js'
+import type { RemoteSession } from '../postgres.js'
+import type { Style } from './format.js'
+
+/**
+ * What `steerable attach` shows and does about running tool calls (R71, R72): a line for each
+ * call the owner starts, with the id `/cancel-tool ID` takes, and that command sent to the owner.
+ */
+
+/** A call the owner started, as a line that says how to cancel it. */
+export const toolStartLine = (event: ToolStartEvent, style: Style): string =>
+  style.dim(`  ⚙ ${event.name} running · /cancel-tool ${event.callId}`)
+
+/**
+ * Sends a tool call's cancel; its line says what the owner did with it: cancelled, or nothing
+ * because the call was not running then, or not stored (the only failure). Bad input throws at once.
+ */
+export const sendToolCancel = (
+  session: RemoteSession,
+  callId: string,
+  write: (line: string) => void,
+  failed: () => void,
+): Promise<void> =>
+  session.cancelToolCall(callId).then(
+    (cancelled) =>
+      write(
+        cancelled ? `✓ cancelled ${callId}` : `✗ ${callId} was not running (it finished, or the id is wrong)`,
+      ),
+    (error: unknown) => {
+      failed()
+      write(`✗ cancel of ${callId} not sent (${errorText(error)})`)
+    },
+  )
