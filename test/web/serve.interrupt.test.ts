@@ -119,6 +119,18 @@ describe('steerable serve: an interrupting steer', () => {
     expect(ofType(agent, 'steering/message').map((e) => e.data.interrupt)).toEqual([undefined])
   })
 
+  it('R68: while nothing runs, steer {interrupt: true} is a plain steer: it runs a turn as a followup would', async () => {
+    agent = createAgent({ model: () => [text('ok'), finish] })
+    served = await serveAgent(agent)
+    expect((await post('steer', { text: 'hello', interrupt: true })).status).toBe(200)
+    await agent.whenIdle()
+    expect(ofType(agent, 'turn/end').map((e) => e.data.reason.kind)).toEqual(['completed'])
+    expect(ofType(agent, 'assistant/message').map((e) => e.data)).toMatchObject([
+      { content: [{ type: 'text', text: 'ok' }] },
+    ])
+    expect(ofType(agent, 'step/end').map((e) => e.data.interrupted)).toEqual([undefined])
+  })
+
   it('a bad interrupting steer is answered 400 with a message and neither cuts the answer nor stages anything', async () => {
     const stream = new Subject<ModelEvent>()
     agent = streamingAgent(stream)
