@@ -10,6 +10,7 @@ type Body = {
   readonly keepInbox?: unknown
   readonly callId?: unknown
   readonly reason?: unknown
+  readonly interrupt?: unknown
 }
 
 const text = (body: Body): string => {
@@ -27,11 +28,22 @@ const callId = (body: Body): string => {
     throw new TypeError('expected the "callId" of a pending tool call (the approvals event lists them)')
   return body.callId
 }
+const runningCallId = (body: Body): string => {
+  if (typeof body.callId !== 'string' || body.callId === '')
+    throw new TypeError('expected the "callId" of a running tool call (its agent/tool/start entry names it)')
+  return body.callId
+}
 /** A blank reason is none: the page sends its reason box as it is. */
-const decision = (body: Body): DecisionOptions => {
+const reasonOption = (body: Body): DecisionOptions => {
   if (body.reason !== undefined && typeof body.reason !== 'string')
     throw new TypeError('expected "reason" to be a string, or no "reason"')
   return typeof body.reason === 'string' && body.reason.trim() !== '' ? { reason: body.reason } : {}
+}
+/** `steer`'s options: `interrupt` cuts the answer being streamed (R68); absent or false, a plain steer. */
+const steerOptions = (body: Body): { interrupt?: true } => {
+  if (body.interrupt !== undefined && typeof body.interrupt !== 'boolean')
+    throw new TypeError('expected "interrupt" to be true or false, or no "interrupt"')
+  return body.interrupt === true ? { interrupt: true } : {}
 }
 
 /**
@@ -42,18 +54,28 @@ const decision = (body: Body): DecisionOptions => {
 export const refusedStatus = (error: unknown): 400 | 409 =>
   error instanceof ApprovalNotPendingError ? 409 : 400
 
+/** What a command answers: a new message's id, or whether `cancel-tool` cancelled the call. */
+export type CommandAnswer = { readonly id?: string; readonly cancelled?: boolean }
+
 /**
- * The page's commands, each one call of the agent's public API: `followup`, `steer`, `inject`,
- * `remove`, `replace`, `move`, `promote`, `cancel`, and `approve` and `deny` (`{callId, reason?}`,
- * R67). Returns what the page gets back (a new message's id); a bad body or a refused call throws,
- * and the server answers with `refusedStatus` and its message.
+ * The page's commands, each one call of the agent's public API: `followup`, `steer` (`{text,
+ * interrupt?}`, R68), `inject`, `remove`, `replace`, `move`, `promote`, `cancel`, `approve` and
+ * `deny` (`{callId, reason?}`, R67), and `cancel-tool` (`{callId, reason?}`, R71). Returns what
+ * the page gets back; a bad body or a refused call throws, and the server answers with
+ * `refusedStatus` and its message. Each field is checked before the agent is called, so a bad
+ * body changes nothing.
+ *
+ * `cancel-tool` answers `{cancelled}` as `cancelToolCall` returns it: a call that ended just
+ * before the click is a race the page expects, not a refusal (docs/decisions.md).
  */
-export const runCommand = (agent: Agent, command: string, body: Body): { id?: string } => {
+export const runCommand = (agent: Agent, command: string, body: Body): CommandAnswer => {
   switch (command) {
     case 'followup':
       return { id: agent.followup(text(body)) }
-    case 'steer':
-      return { id: agent.steer(text(body)) }
+    case 'steer': {
+      const options = steerOptions(body)
+      return { id: agent.steer(text(body), options) }
+    }
     case 'inject':
       return { id: agent.inject(text(body)) }
     case 'remove':
@@ -73,11 +95,15 @@ export const runCommand = (agent: Agent, command: string, body: Body): { id?: st
       agent.cancel({ kind: 'user' }, { keepInbox: body.keepInbox === true })
       return {}
     case 'approve':
-      agent.approve(callId(body), decision(body))
+      agent.approve(callId(body), reasonOption(body))
       return {}
     case 'deny':
-      agent.deny(callId(body), decision(body))
+      agent.deny(callId(body), reasonOption(body))
       return {}
+    case 'cancel-tool': {
+      const id = runningCallId(body)
+      return { cancelled: agent.cancelToolCall(id, reasonOption(body)) }
+    }
     default:
       throw new TypeError(`unknown command "${command}"`)
   }

@@ -9,6 +9,11 @@ header{padding:8px 14px;background:#263238;color:#fff;display:flex;gap:12px;alig
 #approvals-panel{border:2px solid #ef6c00;border-radius:6px;padding:4px 10px;margin-bottom:10px;background:#fff8e1}
 #approvals-panel h3{margin:4px 0}#approvals{padding-left:18px}#approvals li{margin:6px 0}
 #approvals code{margin:0 6px;white-space:pre-wrap;word-break:break-all}#approvals input{min-width:180px;margin-right:4px}
+#tools-panel{border:1px solid #90a4ae;border-radius:6px;padding:4px 10px;margin-bottom:10px;background:#eceff1}
+#tools-panel h3{margin:4px 0}#running-tools{padding-left:18px}#running-tools li{margin:4px 0}
+#running-tools [data-testid=running-tool-elapsed]{margin:0 8px;color:#555;font-variant-numeric:tabular-nums}
+#transcript li .mark{margin-left:8px;padding:0 6px;border-radius:6px;font-size:11px;color:#fff;background:#8e24aa}
+#transcript li.cancelled .mark{background:#c62828}
 main{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,1fr);gap:14px;padding:12px 14px}
 #transcript{list-style:none;padding:0;margin:0 0 10px;max-height:45vh;overflow:auto}
 #transcript li{margin:4px 0;padding:5px 8px;border-radius:6px;background:#f1f3f4;white-space:pre-wrap}
@@ -30,10 +35,13 @@ export const servePage = (script: string): string => `<!doctype html>
 <main>
 <section><div id="approvals-panel" data-testid="approvals-panel" hidden><h3>Waiting for your approval</h3>
 <ol id="approvals" data-testid="approvals"></ol></div>
+<div id="tools-panel" data-testid="tools-panel" hidden><h3>Running tools</h3>
+<ol id="running-tools" data-testid="running-tools"></ol></div>
 <ol id="transcript" data-testid="transcript"></ol>
 <div id="composer">
 <input id="prompt" data-testid="prompt" autocomplete="off" placeholder="Type, then Enter to steer (a prompt while idle) or Tab to queue">
-<button type="button" id="steer">Steer</button><button type="button" id="queue">Queue</button>
+<button type="button" id="steer">Steer</button>
+<button type="button" id="interrupt" data-testid="interrupt" title="Steer now: cut the answer being streamed">Interrupt</button><button type="button" id="queue">Queue</button>
 <button type="button" id="cancel" data-testid="cancel">Cancel</button>
 <button type="button" id="cancel-keep" data-testid="cancel-keep">Cancel, keep inbox</button>
 </div><div id="error" role="alert"></div></section>

@@ -15,7 +15,7 @@ const changesFrame = (changes: readonly InboxChange[]) =>
   changes.length === 0 ? '' : frame('inbox-changes', changes)
 
 /**
- * One page's event stream: `snapshot` (the record so far), `inbox` (what waits) and
+ * One page's event stream: `snapshot` (the record so far and the server's `now`), `inbox` (what waits) and
  * `approvals` (the calls that wait for a decision, R67) first, then each timeline `entry`, each
  * `inbox-changes` (the changes to what waits, `InboxChange[]`), each `status` and each new
  * `approvals` list as they happen, and a comment every 15 s so proxies keep the connection. Ends
@@ -36,7 +36,9 @@ export const streamTo = (
     'cache-control': 'no-store',
     connection: 'keep-alive',
   })
-  res.write(frame('snapshot', { agentId: agent.id, record: recording.record() }))
+  // `now`: the server's clock, so a page can tell how long ago an entry's `t` was whatever its own
+  // clock says (the running tools' elapsed time).
+  res.write(frame('snapshot', { agentId: agent.id, now: Date.now(), record: recording.record() }))
   const subscription = new Subscription()
   const stop = () => {
     subscription.unsubscribe()

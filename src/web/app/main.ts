@@ -10,6 +10,8 @@ import { post, withToken } from './post.js'
 import { renderApprovals } from './renderApprovals.js'
 import { renderChat } from './renderChat.js'
 import { renderInbox } from './renderInbox.js'
+import { renderRunningTools, showElapsed } from './renderRunningTools.js'
+import { runningTools } from './runningTools.js'
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement
 const prompt = $('prompt') as HTMLInputElement
@@ -18,6 +20,9 @@ let infos: unknown[] = []
 let status: AgentStatus = 'idle'
 let editing = false
 let heldInbox: InboxSnapshot = { queue: [], outbox: [] }
+/** The server's clock minus the page's, from the last snapshot: the running tools' time. */
+let clockOffset = 0
+const serverNow = () => Date.now() + clockOffset
 
 const act = (command: string, body: object) =>
   post(command, body).then(
@@ -41,12 +46,34 @@ const drawInbox = (inbox: InboxSnapshot) =>
     },
   })
 
+/** `cancel-tool` answers `{cancelled: false}` for a call that ended before the click. */
+const cancelTool = (callId: string) =>
+  post('cancel-tool', { callId }).then(
+    ({ cancelled }) => {
+      $('error').textContent = cancelled ? '' : `tool call "${callId}" had already ended`
+      return true
+    },
+    (error: Error) => {
+      $('error').textContent = error.message
+      return false
+    },
+  )
+
 const drawRecord = () => {
   const layout = layoutTimeline(record)
   infos = layout.infos
   $('timeline').innerHTML = renderTimelineSvg(record, layout, 'order')
   renderChat($('transcript'), record.entries)
+  renderRunningTools(
+    $('tools-panel'),
+    $('running-tools'),
+    runningTools(record.entries),
+    cancelTool,
+    serverNow(),
+  )
 }
+// A running call's time goes on between entries.
+setInterval(() => showElapsed($('running-tools'), serverNow()), 1000)
 
 /** A blank reason box gives no reason (the server drops a blank one too). */
 const decide = (command: 'approve' | 'deny', callId: string, reason: string) =>
@@ -61,8 +88,9 @@ fromEventSource<unknown>(withToken('/events'), {
   events: ['snapshot', 'entry', 'inbox', 'inbox-changes', 'status', 'approvals'],
 }).subscribe(({ type, data }) => {
   if (type === 'snapshot') {
-    const snapshot = data as { agentId: string; record: TimelineRecord }
+    const snapshot = data as { agentId: string; now: number; record: TimelineRecord }
     record = snapshot.record
+    clockOffset = snapshot.now - Date.now()
     $('agent').textContent = snapshot.agentId
   } else if (type === 'entry') {
     const entry = data as TimelineEntry
@@ -95,6 +123,17 @@ const send = (how: 'enter' | 'queue') => {
   prompt.value = ''
   act(how === 'queue' || status === 'idle' ? 'followup' : 'steer', { text })
 }
+/**
+ * Interrupt steers with `interrupt: true` (R68): while the model streams, its answer is cut where
+ * it is and the next step reads the steer; at any other moment (a tool running, idle) the server
+ * takes it as a plain steer.
+ */
+const interrupt = () => {
+  const text = prompt.value
+  if (text.trim() === '') return
+  prompt.value = ''
+  act('steer', { text, interrupt: true })
+}
 prompt.addEventListener('keydown', (event) => {
   if (event.key === 'Enter') {
     event.preventDefault()
@@ -105,6 +144,7 @@ prompt.addEventListener('keydown', (event) => {
   }
 })
 $('steer').addEventListener('click', () => send('enter'))
+$('interrupt').addEventListener('click', interrupt)
 $('queue').addEventListener('click', () => send('queue'))
 $('cancel').addEventListener('click', () => act('cancel', { keepInbox: false }))
 $('cancel-keep').addEventListener('click', () => act('cancel', { keepInbox: true }))
