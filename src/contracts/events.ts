@@ -209,6 +209,21 @@ export type SessionEventDataMap = {
   'approval/request': ApprovalRequestData
   'approval/decision': ApprovalDecisionData
   'budget/pause': BudgetPauseData
+  /**
+   * R74: the messages before `keptFromSeq` (up to `upToSeq`, the log's end when it began) were
+   * summarised: `session.messages()` is `summary` (a user message from `{kind: 'system'}`), then
+   * the messages from `keptFromSeq` on. The events themselves stay in the log.
+   */
+  compaction: {
+    readonly upToSeq: number
+    readonly keptFromSeq: number
+    readonly summary: readonly ContentBlock[]
+    readonly usage?: Usage
+  }
+  /** R77: `session.messages()` is what it was when turn `toTurn` ended (0: before any turn). */
+  rollback: { readonly toTurn: number }
+  /** R78: this session was forked from session `from` at the end of turn `atTurn`. */
+  fork: { readonly from: string; readonly atTurn: number }
 }
 
 export type SessionEventType = keyof SessionEventDataMap

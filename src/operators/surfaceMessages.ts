@@ -1,13 +1,14 @@
-import { filter, map, type OperatorFunction, scan } from 'rxjs'
+import { defer, filter, map, type OperatorFunction } from 'rxjs'
 import type { SessionEvent } from '../contracts/events.js'
 import type { Message } from '../contracts/messages.js'
-import { projectEvent } from '../session/projectMessages.js'
+import { MessageProjection } from '../session/messageProjection.js'
 
 /**
  * The surface projection (R38) as an operator: emits the model-facing conversation after each
  * durable event that adds to it.
  *
- * Like `scan` over `projectEvent`, but emits only when the projection grew.
+ * Like `scan` over `projectEvent`, but emits only when the projection changed: it grew, or a
+ * compaction or a rollback replaced it.
  *
  * ```text
  * transcript$:  -t--u--p--a--e--n-|     t = turn/start, u = user/message, p = step/start,
@@ -23,16 +24,11 @@ import { projectEvent } from '../session/projectMessages.js'
  * @returns An operator from durable events to the growing list of messages.
  */
 export const surfaceMessages = (): OperatorFunction<SessionEvent, readonly Message[]> => (source) =>
-  source.pipe(
-    scan(
-      (acc: { readonly messages: readonly Message[]; readonly grew: boolean }, event) => {
-        const message = projectEvent(event)
-        return message
-          ? { messages: Object.freeze([...acc.messages, Object.freeze(message)]), grew: true }
-          : { messages: acc.messages, grew: false }
-      },
-      { messages: Object.freeze([]) as readonly Message[], grew: false },
-    ),
-    filter((acc) => acc.grew),
-    map((acc) => acc.messages),
-  )
+  defer(() => {
+    // One fold per subscriber: the same one `session.messages()` keeps (R38, R74, R77).
+    const projection = new MessageProjection()
+    return source.pipe(
+      filter((event) => projection.see(event) !== undefined),
+      map(() => Object.freeze(projection.entries.map((e) => e.message))),
+    )
+  })

@@ -38,13 +38,3 @@ const blockChars = (block: ContentBlock): number => {
       return block.content.reduce((n, inner) => n + blockChars(inner), 0)
   }
 }
-
-/** `session.messages()` over any list of durable events (R38). */
-export const projectMessages = (events: readonly SessionEvent[]): Message[] => {
-  const out: Message[] = []
-  for (const event of events) {
-    const message = projectEvent(event)
-    if (message) out.push(Object.freeze(message))
-  }
-  return out
-}

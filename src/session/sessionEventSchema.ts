@@ -94,6 +94,17 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     }),
   ),
   event('budget/pause', z.strictObject({ turn, step, usage: budgetUsage, limits: budgetLimits })),
+  event(
+    'compaction',
+    z.strictObject({
+      upToSeq: z.int().min(0),
+      keptFromSeq: z.int().min(1),
+      summary: content.min(1),
+      usage: usage.optional(),
+    }),
+  ),
+  event('rollback', z.strictObject({ toTurn: z.int().min(0) })),
+  event('fork', z.strictObject({ from: z.string().min(1), atTurn: z.int().min(0) })),
 ]) as unknown as z.ZodType<SessionEvent>
 
 /** Where a list of events breaks the schema or the `seq` order; `undefined` when it is valid. */

@@ -6,7 +6,7 @@ import type { SessionStore } from '../contracts/store.js'
 import { errorText } from '../messages/errorText.js'
 import { deepFreeze } from '../messages/snapshot.js'
 import { deepFreezeNewParts } from './deepFreezeNewParts.js'
-import { messageChars, projectEvent } from './projectMessages.js'
+import { MessageProjection } from './messageProjection.js'
 import { UsageLedger } from './usageLedger.js'
 
 /** Who hears of a store failure outside a flush (the agent's driver, as a `store/failed` signal). */
@@ -22,11 +22,9 @@ export type StoreFailures = { storeFailed(error: unknown): void }
  */
 export class Transcript {
   private readonly list: SessionEvent[]
-  private readonly projection: Message[] = []
+  private readonly projection = new MessageProjection()
   /** The session's token usage, folded as events are appended (R73). */
   private readonly ledger = new UsageLedger()
-  /** The projection's size in characters, kept as it grows: a request's prompt estimate (R73). */
-  private chars = 0
   private snapshot: readonly Message[] | undefined
   private eventsSnapshot: readonly SessionEvent[] | undefined
   /** How many events the store has accepted. */
@@ -165,36 +163,39 @@ export class Transcript {
 
   /** A frozen copy, shared until the next message is added (requests share it by reference). */
   messages(): readonly Message[] {
-    this.snapshot ??= Object.freeze(this.projection.slice())
+    this.snapshot ??= Object.freeze(this.projection.entries.map((e) => e.message))
     return this.snapshot
   }
 
   /** How many messages the projection holds: a position to take `messagesAt` of later. */
   get messageCount(): number {
-    return this.projection.length
+    return this.projection.entries.length
   }
 
   /**
-   * The first `count` messages, frozen. The projection is append-only, so this is the same
-   * list whenever it is asked for: a request can take its position now and copy only when read.
+   * The first `count` messages, frozen. Within a turn the projection only grows (a compaction or
+   * a rollback runs between turns, never under a request), so this is the same list whenever a
+   * request asks for it: it can take its position now and copy only when read.
    */
   messagesAt(count: number): readonly Message[] {
-    if (count === this.projection.length) return this.messages()
+    const entries = this.projection.entries
+    if (count === entries.length) return this.messages()
     if (this.snapshot && this.snapshot.length === count) return this.snapshot
-    return Object.freeze(this.projection.slice(0, count))
+    return Object.freeze(entries.slice(0, count).map((e) => e.message))
   }
 
   /** The size of `session.messages()` in characters, for a request's usage estimate (R73). */
   get messageChars(): number {
-    return this.chars
+    return this.projection.size
+  }
+
+  /** The turns `session.messages()` holds now, oldest first (what `rollback(n)` counts, R77). */
+  get timelineTurns(): readonly number[] {
+    return this.projection.timelineTurns
   }
 
   private project(event: SessionEvent): void {
     this.ledger.see(event)
-    const message = projectEvent(event)
-    if (!message) return
-    this.projection.push(Object.freeze(message))
-    this.chars += messageChars(message)
-    this.snapshot = undefined
+    if (this.projection.see(event) !== undefined) this.snapshot = undefined
   }
 }

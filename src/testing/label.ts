@@ -81,6 +81,12 @@ const durableLabel = (event: SessionEvent): string => {
       return `approval/decision(${event.data.decision}${event.data.reason ? `,${event.data.reason}` : ''})`
     case 'budget/pause':
       return `budget/pause(${event.data.turn}.${event.data.step})`
+    case 'compaction':
+      return `compaction(${event.data.keptFromSeq})`
+    case 'rollback':
+      return `rollback(${event.data.toTurn})`
+    case 'fork':
+      return `fork(${event.data.atTurn})`
   }
 }
 

@@ -71,6 +71,9 @@ export const checkTurns = (log: Log): string[] => {
         step = undefined
         return
       case 'user/message':
+      case 'compaction':
+      case 'rollback':
+      case 'fork':
         return
       case 'steering/message': {
         if (e.data.turn !== turn) p(`R12/R20: ${where} of turn ${e.data.turn} while turn ${turn} is open`)
