@@ -1,3 +1,4 @@
+import { first } from 'rxjs'
 import { describe, it } from 'vitest'
 import { z } from 'zod'
 import type { Agent } from '../src/contracts/agent.js'
@@ -74,6 +75,110 @@ describe('R68: an interrupting steer in virtual time', () => {
         ...START, ...NEXT, K: 'assistant(slow())', T: 'tool/start(call-1)', S: 'enqueue(stop,steering)',
         Z: 'tool/end(call-1)', C: 'tool/call(slow)', R: 'tool/result(call-1)', D: 'dequeue(stop)',
         G: 'steering(stop)', B: 'step/end(1.1)', P: 'step/start(1.2)',
+      })
+    }),
+  )
+
+  const onDelta = (agent: Agent, text: string) =>
+    agent.events$
+      .pipe(first((e) => e.type === 'agent/stream/delta' && e.text === text))
+      .subscribe(() => cut(agent))
+  const CUT = {
+    S: 'enqueue(stop,steering)',
+    D: 'dequeue(stop)',
+    C: 'steering(stop,cut)',
+    B: 'step/end(1.1,cut)',
+  }
+
+  it(
+    'R68: from a subscriber of the first delta: cut in that frame, after the delta, keeping it',
+    marbles((m) => {
+      const { agent, drive } = scenario(m, { model: streaming(m) })
+      onDelta(agent, 'a')
+      drive('-f', { f: go })
+      // biome-ignore format: marble alignment
+      timeline(m, agent, '-(erdtup)--(aSKDCBP)-(OAENxi)', {
+        ...START, ...NEXT, ...CUT, a: 'delta(a)', K: 'assistant(a,cut)', P: 'step/start(1.2)',
+      })
+    }),
+  )
+
+  it(
+    'R68: from a subscriber of the last delta: the whole text kept as cut, the finish two frames later never read',
+    marbles((m) => {
+      const { agent, drive } = scenario(m, { model: streaming(m) })
+      onDelta(agent, 'c')
+      drive('-f', { f: go })
+      // biome-ignore format: marble alignment
+      timeline(m, agent, '-(erdtup)--a-b-(cSKDCBP)-(OAENxi)', {
+        ...START, ...NEXT, ...CUT, a: 'delta(a)', b: 'delta(b)', c: 'delta(c)', K: 'assistant(abc,cut)',
+        P: 'step/start(1.2)',
+      })
+    }),
+  )
+
+  it(
+    'R68: in the frame of the finish and applied before it: the step is cut, the finish is never read',
+    marbles((m) => {
+      const { agent, drive } = scenario(m, { model: streaming(m) })
+      drive('-f 15ms s', { f: go, s: cut })
+      // biome-ignore format: marble alignment
+      timeline(m, agent, '-(erdtup)--a-b-c-(SKDCBP)--(OAENxi)', {
+        ...START, ...NEXT, ...CUT, a: 'delta(a)', b: 'delta(b)', c: 'delta(c)', K: 'assistant(abc,cut)',
+        P: 'step/start(1.2)',
+      })
+    }),
+  )
+
+  it(
+    'R68, R21: between the finish and the tool batch (from a subscriber of the answer): a plain steer, staged before the call starts and drained after the batch',
+    marbles((m) => {
+      const slow = defineTool({
+        name: 'slow',
+        description: 'Answers 20 frames after it starts.',
+        parameters: z.object({}),
+        execute: () => m.cold('20ms (r|)', { r: 'done' }),
+      })
+      const model = scriptedModel([{ toolCalls: [{ name: 'slow' }] }, reply(m, 'ok')])
+      const { agent, drive } = scenario(m, { model, tools: [slow] })
+      agent.transcript$.pipe(first((e) => e.type === 'assistant/message')).subscribe(() => cut(agent))
+      drive('-f', { f: go })
+      // biome-ignore format: marble alignment
+      timeline(m, agent, '-(erdtupKST) 9ms (ZCRDGBP)-(OAENxi)', {
+        ...START, ...NEXT, K: 'assistant(slow())', S: 'enqueue(stop,steering)', T: 'tool/start(call-1)',
+        Z: 'tool/end(call-1)', C: 'tool/call(slow)', R: 'tool/result(call-1)', D: 'dequeue(stop)',
+        G: 'steering(stop)', B: 'step/end(1.1)', P: 'step/start(1.2)',
+      })
+    }),
+  )
+
+  it(
+    'R68, R25: an interrupting steer, then cancel() in one stack: the cut and the next step come first, then the cancel aborts that step',
+    marbles((m) => {
+      const { agent, drive } = scenario(m, { model: streaming(m) })
+      const both = (a: Agent) => {
+        cut(a)
+        a.cancel({ kind: 'user' })
+      }
+      drive('-f 12ms s', { f: go, s: both })
+      // biome-ignore format: marble alignment
+      timeline(m, agent, '-(erdtup)--a-b(SKDCBPXFMyi)', {
+        ...START, ...CUT, a: 'delta(a)', b: 'delta(b)', K: 'assistant(ab,cut)', P: 'step/start(1.2)',
+        X: 'cancel(user)', F: 'step/end(1.2)', M: 'turn/end(1,aborted)', y: 'settled(1,aborted)', i: 'idle',
+      })
+    }),
+  )
+
+  it(
+    'R68, R27: an interrupting steer from a cancel-requested subscriber cuts nothing: it is cleared with the rest',
+    marbles((m) => {
+      const { agent, drive } = scenario(m, { model: streaming(m) })
+      agent.events$.pipe(first((e) => e.type === 'agent/cancel-requested')).subscribe(() => cut(agent))
+      drive('-f 12ms s', { f: go, s: (a) => a.cancel({ kind: 'user' }) })
+      // biome-ignore format: marble alignment
+      timeline(m, agent, '-(erdtup)--a-b(XSLGMyi)', {
+        ...START, a: 'delta(a)', b: 'delta(b)', X: 'cancel(user)', S: 'enqueue(stop,steering)',
+        L: 'discard(stop)', G: 'step/end(1.1)', M: 'turn/end(1,aborted)', y: 'settled(1,aborted)', i: 'idle',
       })
     }),
   )

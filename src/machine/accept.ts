@@ -81,6 +81,7 @@ export const windowTurn = (s: DeliveryState): number | undefined =>
 /** R47: the running admission or turn is cancelled by the user, keeping the inbox (R25, R26). */
 const interrupt = (r: Reduction): void => {
   const cause = { kind: 'user' } as const
+  r.set({ cancelling: true }) // as cancel() does: no cut until the clear (R68)
   r.live({ type: 'agent/cancel-requested', agentId: r.state.agentId, cause })
   r.effect({ kind: 'post', input: { type: 'cancel/clear', cause, keepInbox: true, requeue: true } })
 }

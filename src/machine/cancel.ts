@@ -22,11 +22,13 @@ export const cancel = (r: Reduction, { cause, keepInbox }: InputOf<'cancel'>): v
   if (s.disposal !== 'none') return
   const pending = s.queue.size > 0 || s.outbox.some((e) => e.kind === 'steering')
   if (!activeWork(s) && (keepInbox || !pending)) return
+  r.set({ cancelling: true })
   r.live({ type: 'agent/cancel-requested', agentId: r.state.agentId, cause })
   r.effect({ kind: 'post', input: { type: 'cancel/clear', cause, keepInbox } })
 }
 
 export const cancelClear = (r: Reduction, { cause, keepInbox, requeue }: InputOf<'cancel/clear'>): void => {
+  if (r.state.cancelling) r.set({ cancelling: false })
   if (!keepInbox) discardPending(r, 'cancel')
   // V1: with no turn to wait for, context left without its steering is appended at once.
   if (!activeWork(r.state) && settleContexts(r)) r.effect({ kind: 'persist' })

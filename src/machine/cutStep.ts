@@ -9,8 +9,12 @@ import { closeTurn } from './turnEnd.js'
 
 const BUDGET = Object.freeze({ kind: 'budget' as const })
 
-/** The turn whose model request is streaming now, when no cancel hit it and no `finish` came. */
+/**
+ * The turn whose model request is streaming now, when no cancel hit it (nor is on its way: the
+ * clear of a requested cancel is posted, R25) and no `finish` came.
+ */
 const streamingTurn = (r: Reduction): Turn | undefined => {
+  if (r.state.cancelling) return undefined
   const a = r.state.activity
   return a?.kind === 'turn' && !a.abort && a.phase === 'model' && a.stepOpen && !a.draft.finish
     ? a

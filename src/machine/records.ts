@@ -28,6 +28,7 @@ export const copyState = (s: DeliveryState): DeliveryState => {
     retryPending: s.retryPending,
     retryError: s.retryError,
     disposal: s.disposal,
+    cancelling: s.cancelling,
     releasing: s.releasing,
     suspended: s.suspended,
     journaling: s.journaling,

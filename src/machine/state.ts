@@ -181,6 +181,11 @@ export type DeliveryState = {
   /** The request error of the last turn `retry()` was called for (read while `retryPending`). */
   readonly retryError?: unknown
   readonly disposal: Disposal
+  /**
+   * `cancel-requested` is published and its clear not yet run (R25): the turn is as good as
+   * aborted, so an interrupting steer of a `cancel-requested` subscriber cuts nothing (R27, R68).
+   */
+  readonly cancelling: boolean
   /** The disposal is a release (R57): nothing waiting is discarded. */
   readonly releasing?: true
   /**
@@ -208,6 +213,7 @@ export const initialState = (agentId: string, lastTurn = 0): DeliveryState => ({
   nextActivity: 1,
   retryPending: false,
   disposal: 'none',
+  cancelling: false,
   journaling: false,
   usage: NO_USAGE,
 })

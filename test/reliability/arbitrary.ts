@@ -2,6 +2,7 @@
 import fc from 'fast-check'
 import {
   type Admission,
+  type CancelCallOp,
   type ControlOp,
   type HookPlan,
   type Op,
@@ -49,7 +50,26 @@ const sendArb: fc.Arbitrary<SendOp> = fc.oneof(
       turn: fc.constantFrom('current' as const, 'past' as const, 'future' as const),
     }),
   ),
+  w(
+    5,
+    fc.record({
+      kind: fc.constant('steer' as const),
+      interrupt: fc.constantFrom('steer' as const, 'send' as const),
+    }),
+  ),
 )
+
+/** R71: mostly an open call, sometimes any call so far (often settled), rarely an unknown id. */
+const cancelCallArb: fc.Arbitrary<CancelCallOp> = fc.record({
+  kind: fc.constant('cancelCall' as const),
+  among: fc.oneof(
+    w(4, fc.constant('open' as const)),
+    w(2, fc.constant('any' as const)),
+    w(1, fc.constant('unknown' as const)),
+  ),
+  pick: fc.oneof(w(3, fc.nat(2)), w(1, fc.nat(6))),
+  reason: fc.boolean(),
+})
 
 /** Inbox control on an earlier id (R43–R46); `pick` counts back from the latest id. */
 const pickArb = fc.oneof(w(3, fc.nat(1)), w(1, fc.nat(4)))
@@ -69,6 +89,7 @@ const controlArb: fc.Arbitrary<ControlOp> = fc.oneof(
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   w(30, sendArb),
   w(9, controlArb),
+  w(5, cancelCallArb),
   w(
     6,
     fc.record({
@@ -169,6 +190,7 @@ const requestErrorArb: fc.Arbitrary<RequestErrorPlan> = fc.record({ retry: fc.bo
 const reactionOpArb: fc.Arbitrary<ReactionOp> = fc.oneof(
   w(8, sendArb),
   w(3, controlArb),
+  w(2, cancelCallArb),
   w(
     2,
     fc.record({
@@ -182,11 +204,36 @@ const reactionOpArb: fc.Arbitrary<ReactionOp> = fc.oneof(
 
 /** Inbox and claim events are where inbox control races matter most: twice as likely. */
 const INBOX_EVENTS: readonly ReactionOn[] = ['running', 'enqueue', 'dequeue', 'discard', 'cancel-requested']
-const reactionArb: fc.Arbitrary<Reaction> = fc.record({
-  on: fc.oneof(w(1, fc.constantFrom(...REACTION_EVENTS)), w(1, fc.constantFrom(...INBOX_EVENTS))),
-  nth: fc.integer({ min: 1, max: 3 }),
-  op: reactionOpArb,
-})
+/** A dispatched call and a streamed delta: where a cancel and a cut race the tools and the model. */
+const CUT_EVENTS: readonly ReactionOn[] = ['tool-start', 'delta']
+const nthArb = fc.integer({ min: 1, max: 3 })
+const reactionArb: fc.Arbitrary<Reaction> = fc.oneof(
+  w(
+    6,
+    fc.record({
+      on: fc.oneof(
+        w(2, fc.constantFrom(...REACTION_EVENTS)),
+        w(2, fc.constantFrom(...INBOX_EVENTS)),
+        w(1, fc.constantFrom(...CUT_EVENTS)),
+      ),
+      nth: nthArb,
+      op: reactionOpArb,
+    }),
+  ),
+  // R71: a cancel while the batch runs; R68: a cut while the answer streams. Rare by chance alone.
+  w(1, fc.record({ on: fc.constant('tool-start' as const), nth: nthArb, op: cancelCallArb })),
+  w(
+    1,
+    fc.record({
+      on: fc.constant('delta' as const),
+      nth: nthArb,
+      op: fc.record({
+        kind: fc.constant('steer' as const),
+        interrupt: fc.constantFrom('steer' as const, 'send' as const),
+      }),
+    }),
+  ),
+)
 
 export const planArb: fc.Arbitrary<Plan> = fc.record({
   steps: fc.array(stepArb, { minLength: 1, maxLength: 12 }),

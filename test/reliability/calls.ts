@@ -1,14 +1,22 @@
 /**
  * The calls a run makes into the agent, from the script, from subscribers and from a tool's abort
- * listener: sends (plain, with a busy policy or a turn guard), inbox control, cancel, retry,
- * dispose and whenIdle. Each call records what the agent showed when it was made (`log.attempts`,
+ * listener: sends (plain, with a busy policy, a turn guard or interrupting), inbox control,
+ * cancel, cancelToolCall, retry, dispose and whenIdle. Each call records what the agent showed when it was made (`log.attempts`,
  * `log.controls`), so that the checks can judge its result once the whole run is known.
  */
 import type { TestScheduler } from 'rxjs/testing'
 import { type Agent, AgentBusyError, AgentDisposedError } from '../../src/index.js'
-import { describeError, type Log, type Origin, watch } from './log.js'
-import { type ControlOp, isControl, type Op, type ReactionOn, type SendKind } from './schedule.js'
+import { type CancelCall, describeError, type Log, type Origin, watch } from './log.js'
+import {
+  type CancelCallOp,
+  type ControlOp,
+  isControl,
+  type Op,
+  type ReactionOn,
+  type SendKind,
+} from './schedule.js'
 import { makeSend } from './sendCall.js'
+import { cancellable, knownCallIds, openCallIds } from './streaming.js'
 
 /** Input `replace()` must refuse (R2): empty content. */
 const INVALID = { content: [], source: { kind: 'user' } } as const
@@ -30,7 +38,17 @@ export type CallContext = {
   readonly noteWake: (certain: boolean) => void
 }
 
-export const makeCalls = (log: Log, agent: () => Agent, scheduler: TestScheduler, staging: Staging) => {
+/** A call id no reply ever has (replies number their calls `c<request>.<call>` from 1). */
+const UNKNOWN_CALL = 'c0.1'
+
+export const makeCalls = (
+  log: Log,
+  agent: () => Agent,
+  scheduler: TestScheduler,
+  staging: Staging,
+  /** How many tool calls the reply to request `k` (1-based) asks for. */
+  callsOf: (k: number) => number,
+) => {
   const disposed = () => log.completed.events
   const disposeCalled = (): 'none' | 'top' | 'reaction' =>
     log.disposeCalls.some((d) => d.topLevel) ? 'top' : log.disposeCalls.length > 0 ? 'reaction' : 'none'
@@ -81,6 +99,39 @@ export const makeCalls = (log: Log, agent: () => Agent, scheduler: TestScheduler
     }
   }
 
+  /** R71: judged by checkToolCalls.ts once the run is known. */
+  const cancelCall = (op: CancelCallOp, origin: Origin): void => {
+    const open = op.among === 'open' ? openCallIds(log) : []
+    const ids = open.length > 0 ? open : knownCallIds(log, callsOf)
+    const callId =
+      op.among === 'unknown' || ids.length === 0
+        ? UNKNOWN_CALL
+        : (ids[ids.length - 1 - (op.pick % ids.length)] as string)
+    const reason = op.reason ? `stop ${callId}` : undefined
+    const a = agent()
+    const inbox = a.inbox
+    const position = log.timeline.length
+    const facts = {
+      callId,
+      ...(reason === undefined ? {} : { reason }),
+      origin,
+      position,
+      topLevel: log.topLevel,
+      disposeCalled: log.disposeCalls.length > 0,
+      finished: disposed(),
+      expected: cancellable(log, a.status, callId),
+    }
+    let result: CancelCall['result']
+    try {
+      result = {
+        cancelled: reason === undefined ? a.cancelToolCall(callId) : a.cancelToolCall(callId, { reason }),
+      }
+    } catch (error) {
+      result = { error }
+    }
+    log.cancelCalls.push({ ...facts, result, end: log.timeline.length, sameInbox: a.inbox === inbox })
+  }
+
   const retry = (origin: Origin, on?: ReactionOn): void => {
     const a = agent()
     const status = a.status
@@ -103,6 +154,8 @@ export const makeCalls = (log: Log, agent: () => Agent, scheduler: TestScheduler
     const a = agent()
     if (isControl(op)) return control(op, text, origin)
     switch (op.kind) {
+      case 'cancelCall':
+        return cancelCall(op, origin)
       case 'cancel':
         if (op.keepInbox) {
           staging.keepCancels++

@@ -5,12 +5,15 @@
  *
  * - delivered as the prompt ⇔ its `user/message` inside the turn whose `turn/start` names it;
  * - delivered as steering ⇔ its `steering/message` (turn, seq; step: the next `step/end` of that
- *   turn, or the last step the turn started when it ended first);
+ *   turn, or the last step the turn started when it ended first; `interrupted`: that step, when
+ *   the message is marked `interrupt`, R68);
  * - delivered as context ⇔ any other `user/message` with the id (seq; turn when inside one);
  * - discarded ⇔ exactly one `discard` naming the id, with that reason (a withdrawn staged
  *   context has no event: it is discarded `removed` after a remove named it, V8);
- * - blocked ⇔ claimed (dequeued from the queue), never in the transcript, not discarded.
+ * - blocked ⇔ claimed (dequeued from the queue), never in the transcript, not discarded;
+ * - one fate only: appended at most once, and never both appended and discarded.
  */
+import { isDeepStrictEqual } from 'node:util'
 import type { AgentEvent, Outcome, SessionEvent } from '../../src/index.js'
 import { describeError, type Log } from './log.js'
 
@@ -20,7 +23,7 @@ const same = (a: Outcome, b: Outcome): boolean => {
   const x = a as Record<string, unknown>
   const y = b as Record<string, unknown>
   const keys = new Set([...Object.keys(x), ...Object.keys(y)])
-  return [...keys].every((k) => x[k] === y[k])
+  return [...keys].every((k) => isDeepStrictEqual(x[k], y[k]))
 }
 const show = (o: Outcome | undefined): string => {
   if (!o) return 'nothing'
@@ -47,14 +50,28 @@ const stepOf = (durable: readonly SessionEvent[], index: number, turn: number): 
 /** What the logs say became of `id`, or why they say nothing consistent. */
 const fateOf = (log: Log, id: string): Outcome | string => {
   const durable = log.durable
-  const at = durable.findIndex(
-    (e) => (e.type === 'user/message' || e.type === 'steering/message') && e.data.id === id,
+  const appended = (e: SessionEvent) =>
+    (e.type === 'user/message' || e.type === 'steering/message') && e.data.id === id
+  const at = durable.findIndex(appended)
+  const times = durable.filter(appended).length
+  if (times > 1) return `appended ${times} times`
+  const discarded = log.live.some(
+    (e) => e.type === 'agent/inbox/discard' && e.messages.some((m) => m.id === id),
   )
+  if (times > 0 && discarded) return 'both appended and discarded'
   const event = durable[at]
   if (event?.type === 'steering/message') {
     const step = stepOf(durable, at, event.data.turn)
     if (step === undefined) return `steering seq ${event.seq} with no step/end or turn/end after it`
-    return { kind: 'delivered', as: 'steering', turn: event.data.turn, step, seq: event.seq }
+    const steering = {
+      kind: 'delivered',
+      as: 'steering',
+      turn: event.data.turn,
+      step,
+      seq: event.seq,
+    } as const
+    // R68: a steer that cut the step it was drained into names that step.
+    return event.data.interrupt ? { ...steering, interrupted: { turn: event.data.turn, step } } : steering
   }
   if (event?.type === 'user/message') {
     let start: SessionEvent | undefined

@@ -7,6 +7,7 @@
  */
 import { isDeepStrictEqual } from 'node:util'
 import type { ContentBlock, SessionEvent, ToolResultBlock } from '../../src/index.js'
+import { lastIndexBefore } from './checkCuts.js'
 import type { Reply, Schedule, ToolName } from './schedule.js'
 
 type TurnEnd = Extract<SessionEvent, { type: 'turn/end' }>['data']['reason']
@@ -68,6 +69,13 @@ export const checkSteps = (durable: readonly SessionEvent[], schedule: Schedule)
     const events = durable.slice(at + 1, stepEnd)
     const reply = schedule.plan.replies[k - 1]
     const assistant = events.find((x) => x.type === 'assistant/message')
+    const closing = durable[stepEnd]
+    if (closing?.type === 'step/end' && closing.data.interrupted) {
+      checkCut(durable, stepEnd, reply, k, p)
+      return
+    }
+    if (assistant?.type === 'assistant/message' && assistant.data.interrupted)
+      p('R68: an interrupted answer in a step not cut')
     if (reply?.kind === 'stream') {
       if (assistant?.type === 'assistant/message') {
         const expected = expectedContent(reply, k)
@@ -95,6 +103,7 @@ export const checkSteps = (durable: readonly SessionEvent[], schedule: Schedule)
         continue
       }
       ranTools = true
+      if (code === 'CANCELLED') continue // R71: whichever tool; checkToolCalls.ts judges the cancel
       if (!tool || !CODES[tool].includes(code)) p(`R21b/R25: ${id} (${tool}) got ${code}`)
       else if (ABORTED.includes(code) && !aborted)
         p(`R25: ${id} (${tool}) got ${code} in a turn that ended ${end?.reason.kind}`)
@@ -119,4 +128,43 @@ export const checkSteps = (durable: readonly SessionEvent[], schedule: Schedule)
       problems.push(`R18: turn ${turn} ended ${reason.kind}, expected ${expected}`)
   }
   return problems
+}
+
+/** The text a reply streams, in full: a cut keeps a prefix of it (R68). */
+const streamedText = (reply: Reply | undefined, k: number): string => {
+  if (reply?.kind === 'stream')
+    return Array.from({ length: reply.words }, (_, i) => `r${k}w${i + 1} `).join('')
+  if (reply?.kind === 'fail') return Array.from({ length: reply.after }, (_, i) => `w${i + 1} `).join('')
+  return ''
+}
+
+/**
+ * R68, R16: a cut step keeps a prefix of the streamed text (a whole number of deltas, none: no
+ * answer), and the turn goes on with the next step, unless it was cancelled or failed there.
+ */
+const checkCut = (
+  durable: readonly SessionEvent[],
+  stepEnd: number,
+  reply: Reply | undefined,
+  k: number,
+  p: (s: string) => void,
+): void => {
+  const end = durable[stepEnd] as Extract<SessionEvent, { type: 'step/end' }>
+  const { turn, step } = end.data
+  const start = lastIndexBefore(durable, stepEnd, (x) => x.type === 'step/start')
+  const assistant = durable.slice(start + 1, stepEnd).find((x) => x.type === 'assistant/message')
+  if (assistant?.type === 'assistant/message') {
+    const text = assistant.data.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+    const full = streamedText(reply, k)
+    const whole = full.split(' ').slice(0, -1)
+    const prefixes = whole.map((_, i) => `${whole.slice(0, i + 1).join(' ')} `)
+    if (!prefixes.includes(text)) p(`R68: the cut kept "${text}", not a prefix of the deltas of "${full}"`)
+  }
+  const next = durable
+    .slice(stepEnd + 1)
+    .find((x) => x.type !== 'user/message' && x.type !== 'steering/message')
+  const goesOn = next?.type === 'step/start' && next.data.turn === turn && next.data.step === step + 1
+  const stopped =
+    next?.type === 'turn/end' && ['aborted', 'disposed', 'error'].includes(next.data.reason.kind)
+  if (next && !goesOn && !stopped) p(`R68: after the cut came ${next.type}, not step ${step + 1}`)
 }

@@ -2,10 +2,18 @@
 import type { AgentEvent, AgentStatus, InboxSnapshot, Outcome, SessionEvent } from '../../src/index.js'
 import type { Admission, ControlKind, HookPlan, SendKind } from './schedule.js'
 
+/** A step whose model request streams (`step/start` written, no `finish` yet): a cut would end it. */
+export type StreamingStep = { readonly turn: number; readonly step: number }
+
 export type Origin = 'step' | 'reaction' | 'abort'
 
 /** The options a send was made with (R47, R49); `turn` is the absolute turn asked for. */
-export type SendOptionsUsed = { readonly ifBusy?: 'reject' | 'interrupt'; readonly turn?: number }
+export type SendOptionsUsed = {
+  readonly ifBusy?: 'reject' | 'interrupt'
+  readonly turn?: number
+  /** R68: an interrupting steer, made through `steer()` or `send()`. */
+  readonly interrupt?: 'steer' | 'send'
+}
 
 /** One accepted send. */
 export type Sent = {
@@ -55,6 +63,8 @@ export type SendAttempt = {
   readonly wakeMaybe: boolean
   /** Whether `dispose()` was called before: at top level (processed at once) or by a subscriber. */
   readonly disposeCalled: 'none' | 'top' | 'reaction'
+  /** An interrupting steer (R68): the step whose model request streamed at the call (`null`: none). */
+  readonly streaming?: StreamingStep | null
   readonly result: { readonly id: string } | { readonly error: unknown }
   /** Timeline length when the call returned (a top-level call's own events come before). */
   readonly end: number
@@ -83,6 +93,25 @@ export type ControlCall = {
   readonly error?: unknown
 }
 
+/**
+ * One `cancelToolCall` call (R71), with what it returned (or threw) and, for a top-level call,
+ * whether the run expected it to cancel (`expected`, see checkToolCalls.ts).
+ */
+export type CancelCall = {
+  readonly callId: string
+  readonly reason?: string
+  readonly origin: Origin
+  readonly position: number
+  readonly end: number
+  readonly topLevel: boolean
+  readonly disposeCalled: boolean
+  readonly finished: boolean
+  /** `agent.inbox` did not change (the same object) across the call. */
+  readonly sameInbox: boolean
+  readonly expected: boolean
+  readonly result: { readonly cancelled: boolean } | { readonly error: unknown }
+}
+
 export type Entry =
   | { readonly frame: number; readonly live: AgentEvent }
   | { readonly frame: number; readonly durable: SessionEvent }
@@ -92,6 +121,9 @@ export type Log = {
   /** Every send call, accepted or refused, in call order. */
   readonly attempts: SendAttempt[]
   readonly controls: ControlCall[]
+  readonly cancelCalls: CancelCall[]
+  /** Replies (1-based request numbers) whose model stream has emitted its `finish`. */
+  readonly finishedReplies: Set<number>
   /** Accepted counted sends whose `enqueue` has not been published yet (they wait in the trampoline). */
   readonly unprocessed: Set<string>
   /** Ids an `enqueue` named so far. */
@@ -149,6 +181,8 @@ export const newLog = (): Log => ({
   sent: new Map(),
   attempts: [],
   controls: [],
+  cancelCalls: [],
+  finishedReplies: new Set(),
   unprocessed: new Set(),
   enqueued: new Set(),
   wake: { certain: -1, maybe: -1 },

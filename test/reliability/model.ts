@@ -18,6 +18,11 @@
  * - R7 / R12 / R13: one ordinary prompt per turn, the claimed one, written in the R12 order.
  * - R15–R18, R21b, R23–R25: each step's answer, tool result codes, conclusion, continuation.
  * - V1: injected and tool-produced context is never lost.
+ * - R68: a cut step has no tool call and keeps a prefix of the streamed text; a top-level
+ *   interrupting steer cuts exactly when the step it meets streams; no delta after the cut.
+ * - R15 / R71 / R72: every `tool/call` has exactly one `tool/result` (and one `agent/tool/end`
+ *   before it); `cancelToolCall` of an unknown or settled call is `false` and changes nothing, and
+ *   at top level it cancels exactly the calls the logs show open.
  * - R28: no liveness gap (a running agent at rest waits on something that hangs), an idle agent
  *   is quiescent, and every `whenIdle()` resolves before the final `dispose()`.
  * - R6 / R13b / R19 / R24–R27: what top-level calls and subscribers of turn/end, settled, idle
@@ -34,12 +39,14 @@ import { type AgentMessageId, createAgent, InvalidInputError } from '../../src/i
 import { scriptedModel } from '../../src/testing.js'
 import { scheduleArb } from './arbitrary.js'
 import { checkControl } from './checkControl.js'
+import { checkCuts } from './checkCuts.js'
 import { checkGuards } from './checkGuards.js'
 import { checkInbox } from './checkInbox.js'
 import { type Asked, checkOutcomes } from './checkOutcomes.js'
 import { checkPrompts } from './checkPrompts.js'
 import { checkRefusals } from './checkRefusals.js'
 import { checkSteps } from './checkSteps.js'
+import { checkToolCalls } from './checkToolCalls.js'
 import { checkTurns } from './checkTurns.js'
 import { describeError } from './log.js'
 import { runSchedule } from './run.js'
@@ -80,6 +87,8 @@ export const problemsOf = async (schedule: Schedule): Promise<{ problems: string
     ...checkOutcomes(log, late),
     ...checkControl(log),
     ...checkGuards(log),
+    ...checkToolCalls(log),
+    ...checkCuts(log),
   ]
   if (!(unknown instanceof InvalidInputError))
     problems.push(`R42: outcome() of an id never returned settled with ${describeError(unknown)}`)

@@ -2,7 +2,7 @@
  * The scripted collaborators of one run, all on virtual time: the model (cold marble streams,
  * failures, hangs) and the tools. Each follows its part of the schedule.
  */
-import { NEVER, Observable, type Subscriber } from 'rxjs'
+import { NEVER, Observable, type Subscriber, tap } from 'rxjs'
 import type { RunHelpers } from 'rxjs/testing'
 import { z } from 'zod'
 import type { Agent, ModelEvent, ModelRequest, ToolDefinition } from '../../src/index.js'
@@ -143,7 +143,12 @@ const replyOf = (env: Env, reply: Reply, n: number): ScriptedReply => {
         values[c] = event
         marble += '-'.repeat(reply.gaps[i % reply.gaps.length] ?? 0) + c
       })
-      return cold(`${marble}|`, values)
+      // Noted as it streams: a top-level call knows whether this request has finished (R68).
+      return cold(`${marble}|`, values).pipe(
+        tap((event) => {
+          if (event.type === 'finish') log.finishedReplies.add(n)
+        }),
+      )
     }
   }
 }

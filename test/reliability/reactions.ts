@@ -25,6 +25,10 @@ export const liveKey = (e: AgentEvent): ReactionOn | undefined => {
       return 'settled'
     case 'agent/error':
       return 'error'
+    case 'agent/tool/start':
+      return 'tool-start'
+    case 'agent/stream/delta':
+      return 'delta'
     default:
       return undefined
   }

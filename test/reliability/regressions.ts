@@ -250,4 +250,75 @@ export const REGRESSIONS: readonly Regression[] = [
       maxQueued: null,
     }),
   },
+  // R27, R68: a cancel-requested subscriber's interrupting steer cut the step the cancel was about
+  // to abort: it was drained into the aborted turn and a new step made a model request (using up
+  // the next reply) before the abort. A cut now waits for no cancel in flight; the steer is a
+  // plain one, cleared or kept with the rest.
+  {
+    name: 'R27, R68: an interrupting steer from a cancel-requested subscriber cuts nothing',
+    schedule: new Schedule({
+      steps: [
+        { t: 0, op: { kind: 'followup', ifBusy: 'reject' } },
+        { t: 3, op: { kind: 'followup', ifBusy: 'interrupt' } },
+      ],
+      replies: [
+        { kind: 'stream', words: 0, calls: [], finish: 'stop', gaps: [2], trailing: false },
+        { kind: 'stream', words: 0, calls: [], finish: 'stop', gaps: [0], trailing: false },
+      ],
+      admissions: [
+        { kind: 'allow', d: 1, rewrite: false, contexts: 0 },
+        { kind: 'allow', d: 0, rewrite: false, contexts: 0 },
+      ],
+      stepHooks: [],
+      turnStopping: [],
+      requestErrors: [],
+      reactions: [{ on: 'cancel-requested', nth: 1, op: { kind: 'steer', interrupt: 'steer' } }],
+      thrown: [],
+      maxQueued: null,
+    }),
+  },
+  // Pinned, not found: a top-level cancel of the running call of a batch (the next call then runs),
+  // a cancel of the same call again and of an unknown id, then an interrupting steer through send()
+  // between two deltas of the next answer, whose tool call is dropped.
+  {
+    name: 'R68, R71: a top-level cancel of one running call, then a cut of the next answer',
+    schedule: new Schedule({
+      steps: [
+        { t: 0, op: { kind: 'followup' } },
+        { t: 4, op: { kind: 'cancelCall', among: 'open', pick: 1, reason: true } },
+        { t: 4, op: { kind: 'cancelCall', among: 'any', pick: 1, reason: false } },
+        { t: 4, op: { kind: 'cancelCall', among: 'unknown', pick: 0, reason: false } },
+        { t: 9, op: { kind: 'steer', interrupt: 'send' } },
+      ],
+      replies: [
+        {
+          kind: 'stream',
+          words: 1,
+          calls: [
+            { tool: 'hang', d: 0 },
+            { tool: 'pok', d: 2 },
+          ],
+          finish: 'tool-calls',
+          gaps: [0],
+          trailing: false,
+        },
+        {
+          kind: 'stream',
+          words: 3,
+          calls: [{ tool: 'ok', d: 0 }],
+          finish: 'tool-calls',
+          gaps: [2],
+          trailing: false,
+        },
+        { kind: 'stream', words: 1, calls: [], finish: 'stop', gaps: [1], trailing: false },
+      ],
+      admissions: null,
+      stepHooks: [],
+      turnStopping: [],
+      requestErrors: [],
+      reactions: [],
+      thrown: [],
+      maxQueued: null,
+    }),
+  },
 ]

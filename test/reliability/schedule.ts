@@ -22,6 +22,11 @@ export type SendOp = {
   readonly ifBusy?: 'reject' | 'interrupt'
   /** R49; steers only. */
   readonly turn?: TurnPick
+  /**
+   * R68; plain steers only: `steer(x, {interrupt: true})` or the same through
+   * `send(x, {target: 'next-step', wakeup: true, interrupt: true})`.
+   */
+  readonly interrupt?: 'steer' | 'send'
 }
 export type ControlKind = 'remove' | 'replace' | 'move' | 'promote'
 /**
@@ -36,9 +41,23 @@ export type ControlOp = {
   /** `replace`: with input that fails validation (R2: it throws and changes nothing). */
   readonly bad?: boolean
 }
+/**
+ * R71: `cancelToolCall` on the `pick`th call id (modulo) of `among`: `open`, the calls of the open
+ * step's answer without a result (running or waiting for their turn in the batch), or when there
+ * are none, like `any`; `any`, every call of the replies requested so far, counted back from the
+ * latest (settled ones, ones a cut dropped, ones still streaming); `unknown`, an id no reply has.
+ * `reason`: with `{reason}`.
+ */
+export type CancelCallOp = {
+  readonly kind: 'cancelCall'
+  readonly among: 'open' | 'any' | 'unknown'
+  readonly pick: number
+  readonly reason: boolean
+}
 export type Op =
   | SendOp
   | ControlOp
+  | CancelCallOp
   | { readonly kind: 'cancel'; readonly cause: 'user' | 'parent'; readonly keepInbox: boolean }
   | { readonly kind: 'retry' | 'dispose' | 'whenIdle' }
 /** A top-level call at virtual frame `t`. */
@@ -125,6 +144,9 @@ export const REACTION_EVENTS = [
   'steering/message',
   'tool/result',
   'assistant/message',
+  // Live: a call is dispatched (R72), a text delta streams (R68: a steer cuts there).
+  'tool-start',
+  'delta',
 ] as const
 export type ReactionOn = (typeof REACTION_EVENTS)[number]
 /** What a subscriber calls: any call of the script but `whenIdle()`. */

@@ -8,8 +8,10 @@ import type { Agent, Outcome, SessionEvent } from '../../src/index.js'
 import type { CallContext } from './calls.js'
 import type { Origin, SendOptionsUsed } from './log.js'
 import type { ReactionOn, SendKind, SendOp, TurnPick } from './schedule.js'
+import { streamingStep } from './streaming.js'
 
 const PARKED = { target: 'next-turn', wakeup: false } as const
+const STEER = { target: 'next-step', wakeup: true } as const
 
 /** The turn the transcript has open (`turn/start` without its `turn/end`), if any. */
 export const openTurnOf = (durable: readonly SessionEvent[]): number | undefined => {
@@ -34,7 +36,9 @@ const invoke = (a: Agent, kind: SendKind, text: string, options: SendOptionsUsed
   const extra = {
     ...(options.ifBusy ? { ifBusy: options.ifBusy } : {}),
     ...(options.turn !== undefined ? { turn: options.turn } : {}),
+    ...(options.interrupt ? { interrupt: true } : {}),
   }
+  if (options.interrupt === 'send') return a.send(text, { ...STEER, ...extra })
   const plain = Object.keys(extra).length === 0
   switch (kind) {
     case 'followup':
@@ -62,6 +66,7 @@ export const makeSend = (ctx: CallContext) => {
     const options: SendOptionsUsed = {
       ...(op?.ifBusy ? { ifBusy: op.ifBusy } : {}),
       ...(op?.turn ? { turn: turnFor(op.turn, windowTurn ?? lastTurn + 1) } : {}),
+      ...(op?.interrupt ? { interrupt: op.interrupt } : {}),
     }
     const inbox = a.inbox
     const position = log.timeline.length
@@ -95,6 +100,7 @@ export const makeSend = (ctx: CallContext) => {
       wakeCertain: log.wake.certain === now,
       wakeMaybe: log.wake.maybe === now,
       disposeCalled: ctx.disposeCalled(),
+      ...(options.interrupt ? { streaming: streamingStep(log, a.status) ?? null } : {}),
     }
     // Noted before the call: at top level the send is processed inside it, and subscribers that
     // run meanwhile already see the wake it scheduled. A refusal happens first and undoes it.

@@ -41,13 +41,18 @@ export const showOp = (op: Op, text: string): string => {
       return `${op.kind}(id #-${op.pick})`
     case 'move':
       return `move(id #-${op.pick}, ${op.index ?? 0})`
+    case 'cancelCall':
+      return `cancelToolCall(${op.among === 'unknown' ? 'unknown id' : `${op.among} call #-${op.pick}`}${op.reason ? ', {reason}' : ''})`
     case 'replace':
       return `replace(id #-${op.pick}, ${op.bad ? 'invalid input' : `"${text}"`})`
     default: {
       const options = [
         ...(op.ifBusy ? [`ifBusy: '${op.ifBusy}'`] : []),
         ...(op.turn ? [`turn: ${op.turn}`] : []),
+        ...(op.interrupt ? ['interrupt: true'] : []),
       ]
+      if (op.interrupt === 'send')
+        return `send("${text}", {target: 'next-step', wakeup: true, interrupt: true})`
       return `${op.kind}("${text}"${options.length ? `, {${options.join(', ')}}` : ''})`
     }
   }

@@ -39,9 +39,13 @@ export const buildWorld = (schedule: Schedule, scheduler: TestScheduler, made: W
   let agent: Agent | undefined
   const theAgent = () => agent as Agent
   const staging: Staging = { staged: [], keepCancels: 0 }
-  const { call, send } = makeCalls(log, theAgent, scheduler, staging)
-
   const plan = schedule.plan
+  const callsOf = (k: number) => {
+    const reply = plan.replies[k - 1]
+    return reply?.kind === 'stream' ? reply.calls.length : 0
+  }
+  const { call, send } = makeCalls(log, theAgent, scheduler, staging, callsOf)
+
   let throws = 0
   const thrown = (message: string): unknown =>
     plan.thrown.length === 0
