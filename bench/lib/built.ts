@@ -9,7 +9,9 @@
  */
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import type * as Aisdk from '../../src/aisdk.js'
 import type * as Index from '../../src/index.js'
+import type * as OpenAI from '../../src/openai.js'
 import type * as Postgres from '../../src/postgres.js'
 import type * as Testing from '../../src/testing.js'
 
@@ -24,3 +26,8 @@ export const steerable = await load<typeof Index>('index.js')
 export const steerableTesting = await load<typeof Testing>('testing.js')
 /** `steerable/postgres`, loaded only by the benchmarks that use it. */
 export const loadPostgres = () => load<typeof Postgres>('postgres.js')
+/** `steerable/openai` and `steerable/ai-sdk`, loaded only by the benchmarks that use them. */
+export const loadAdapters = async () => ({
+  openai: await load<typeof OpenAI>('openai.js'),
+  aisdk: await load<typeof Aisdk>('aisdk.js'),
+})
