@@ -170,6 +170,38 @@ describe('R68: an interrupting steer in virtual time', () => {
   )
 
   it(
+    'R68: two interrupting steers in one stack: the first cuts, the second cuts the step the first opened before it streams, and the next request holds both',
+    marbles((m) => {
+      const model = scriptedModel([
+        m.cold<ModelEvent>('10ms a-b-c-(f|)', {
+          a: { type: 'text', text: 'a' },
+          b: { type: 'text', text: 'b' },
+          c: { type: 'text', text: 'c' },
+          f: { type: 'finish', reason: 'stop' },
+        }),
+        reply(m, 'never'),
+        // Later than the others, so its frame (34) comes after the frames the cut's group takes.
+        m.cold<ModelEvent>('20ms (tf|)', {
+          t: { type: 'text', text: 'ok' },
+          f: { type: 'finish', reason: 'stop' },
+        }),
+      ])
+      const { agent, drive } = scenario(m, { model })
+      const both = (a: Agent) => {
+        cut(a)
+        a.steer('more', { interrupt: true })
+      }
+      drive('-f 12ms s', { f: go, s: both })
+      // biome-ignore format: marble alignment
+      timeline(m, agent, '-(erdtup)--a-b(SKDCBPTLVWQ) 7ms (OAENxi)', {
+        ...START, ...NEXT, ...CUT, a: 'delta(a)', b: 'delta(b)', K: 'assistant(ab,cut)', P: 'step/start(1.2)',
+        T: 'enqueue(more,steering)', L: 'dequeue(more)', V: 'steering(more,cut)', W: 'step/end(1.2,cut)',
+        Q: 'step/start(1.3)', E: 'step/end(1.3)',
+      })
+    }),
+  )
+
+  it(
     'R68, R27: an interrupting steer from a cancel-requested subscriber cuts nothing: it is cleared with the rest',
     marbles((m) => {
       const { agent, drive } = scenario(m, { model: streaming(m) })

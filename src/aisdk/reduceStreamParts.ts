@@ -144,13 +144,17 @@ const finishOf = (unified: unknown, hasCalls: boolean): FinishReason | PartsFail
 
 /** The totals, when the provider reported both. */
 const usageOf = (usage: unknown): Usage | undefined => {
-  type Tokens = { total?: unknown } | undefined
+  type Tokens = { total?: unknown; cacheRead?: unknown } | undefined
   const { inputTokens, outputTokens } = (usage ?? {}) as { inputTokens?: Tokens; outputTokens?: Tokens }
   const input = inputTokens?.total
   const output = outputTokens?.total
-  return typeof input === 'number' && input >= 0 && typeof output === 'number' && output >= 0
-    ? { inputTokens: input, outputTokens: output }
-    : undefined
+  if (!(typeof input === 'number' && input >= 0 && typeof output === 'number' && output >= 0))
+    return undefined
+  // The part of the prompt read from the provider's cache, when it says (R73).
+  const cached = inputTokens?.cacheRead
+  return typeof cached === 'number' && cached >= 0
+    ? { inputTokens: input, outputTokens: output, cachedInputTokens: cached }
+    : { inputTokens: input, outputTokens: output }
 }
 
 const malformed = (state: PartsState, type: string, key: string): PartsStep =>

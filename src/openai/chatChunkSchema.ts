@@ -34,7 +34,13 @@ export const chatChunkSchema = z.object({
       }),
     )
     .nullish(),
-  usage: z.object({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish() }).nullish(),
+  usage: z
+    .object({
+      prompt_tokens: z.number().nullish(),
+      completion_tokens: z.number().nullish(),
+      prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+    })
+    .nullish(),
   // Some servers (OpenRouter, vLLM) report a failure inside a 200 stream.
   error: z.union([z.string(), z.object({ message: z.string().nullish() }).loose()]).nullish(),
 })

@@ -87,17 +87,29 @@ const onChunk = (state: ChatStreamState, chunk: ChatChunk): ChatStreamStep => {
   const reasoning = delta?.reasoning_content ?? delta?.reasoning
   if (reasoning) events.push({ type: 'reasoning', text: reasoning })
   if (delta?.content) events.push({ type: 'text', text: delta.content })
-  const usage = chunk.usage
+  const usage = usageOf(chunk.usage)
+  // Usage sent while the answer still streams (a server's continuous usage stats) is passed on at
+  // once, so a request cut before its finish keeps it (R69, R73). The usual final usage chunk
+  // comes after the finish reason and rides on `finish`.
+  if (usage && state.finishReason == null && choice?.finish_reason == null)
+    events.push({ type: 'usage', usage })
   const next: ChatStreamState = {
     ...state,
     calls: (delta?.tool_calls ?? []).reduce(mergeToolCall, state.calls),
     finishReason: choice?.finish_reason ?? state.finishReason,
-    usage:
-      typeof usage?.prompt_tokens === 'number' && typeof usage.completion_tokens === 'number'
-        ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens }
-        : state.usage,
+    usage: usage ?? state.usage,
   }
   return { state: next, events }
+}
+
+/** The chunk's usage, when it has both counts; the cached part of the prompt when the server says (R73). */
+const usageOf = (usage: ChatChunk['usage']): Usage | undefined => {
+  if (typeof usage?.prompt_tokens !== 'number' || typeof usage.completion_tokens !== 'number')
+    return undefined
+  const cached = usage.prompt_tokens_details?.cached_tokens
+  return typeof cached === 'number' && cached >= 0
+    ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, cachedInputTokens: cached }
+    : { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens }
 }
 
 /**

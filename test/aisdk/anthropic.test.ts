@@ -81,7 +81,7 @@ describe('@ai-sdk/anthropic through fromLanguageModel, against a local Messages 
         { type: 'text', text: 'Let me add.' },
         { type: 'tool-call', id: 'toolu_01', name: 'add', arguments: '{"a":2,"b":3}' },
       ],
-      usage: { inputTokens: 10, outputTokens: 5 },
+      usage: { inputTokens: 10, outputTokens: 5, cachedInputTokens: 0 },
     })
     expect(server.received[0]?.url).toBe('/v1/messages')
     expect(server.received[0]?.headers['x-api-key']).toBe(apiKey)

@@ -69,14 +69,14 @@ describe('R69: steerable/ai-sdk (@ai-sdk/anthropic) honours an interrupting stee
     // What the adapter emitted after the steer: at most the one chunk in its hands (R69).
     expect(adapter.after()).toBeLessThanOrEqual(1)
 
-    // message_start carried input_tokens before the cut, but the provider reports usage only in
-    // its finish part, which a cut request never reaches: the cut message has none (R73 will
-    // estimate it).
+    // message_start carried input_tokens before the cut, but the AI SDK provider reports usage
+    // only in its finish part, which a cut request never reaches: the usage is estimated (R73).
     const cut = durable.find((e) => e.type === 'assistant/message')
     expect(cut?.data).toEqual({
       turn: 1,
       step: 1,
       content: [{ type: 'text', text: 'w1 w2 w3 ' }],
+      usage: expect.objectContaining({ outputTokens: 3, estimated: true }),
       interrupted: true,
     })
     expect(log.slice(log.indexOf('enqueue(Stop there, be brief.,steering)'))).toEqual([
@@ -136,6 +136,7 @@ describe('R69: steerable/ai-sdk (@ai-sdk/anthropic) honours an interrupting stee
       turn: 1,
       step: 1,
       content: [{ type: 'text', text: seen.join('') }],
+      usage: expect.objectContaining({ estimated: true }),
       interrupted: true,
     })
     await agent.dispose()

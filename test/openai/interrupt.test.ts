@@ -56,6 +56,7 @@ describe('R69: steerable/openai honours an interrupting steer', () => {
       turn: 1,
       step: 1,
       content: [{ type: 'text', text: 'w1 w2 w3 ' }],
+      usage: expect.objectContaining({ outputTokens: 3, estimated: true }),
       interrupted: true,
     })
     expect(log.slice(log.indexOf('enqueue(Stop there, be brief.,steering)'))).toEqual([
@@ -117,14 +118,15 @@ describe('R69: steerable/openai honours an interrupting steer', () => {
       turn: 1,
       step: 1,
       content: [{ type: 'text', text: seen.join('') }],
+      usage: expect.objectContaining({ estimated: true }),
       interrupted: true,
     })
     await agent.dispose()
   })
 
-  it('R69: usage a server sent in a chunk before the cut is not kept: the adapter reports usage only with its finish', async () => {
-    // Some servers (vLLM's continuous usage stats) put usage on every chunk. The adapter holds
-    // it for its `finish`, which a cut request never emits; keeping it is the usage ledger's (R73).
+  it('R69, R73: usage a server sent in a chunk before the cut is kept on the cut message, not estimated', async () => {
+    // Some servers (vLLM's continuous usage stats) put usage on every chunk: the adapter passes it
+    // on as a `usage` event while the answer streams, so the cut request keeps it.
     const held = heldStream((res) => {
       sseHead(res)
       res.write(
@@ -154,7 +156,8 @@ describe('R69: steerable/openai honours an interrupting steer', () => {
     await agent.whenIdle()
     const cut = durable.find((e) => e.type === 'assistant/message')
     expect(cut?.data).toMatchObject({ content: [{ type: 'text', text: 'w1 ' }], interrupted: true })
-    expect(cut?.data).not.toHaveProperty('usage')
+    expect(cut?.data).toMatchObject({ usage: { inputTokens: 12, outputTokens: 1 } })
+    expect(cut?.data).not.toHaveProperty('usage.estimated')
     await agent.dispose()
   })
 })
