@@ -41,6 +41,7 @@ import { Extensions } from './agentExtensions.js'
 import { ApprovalsView } from './approvalsView.js'
 import { parseCancelToolCall, parseDecision, parseRaise } from './humanInTheLoop.js'
 import { moveCommand, promoteCommand, removeCommand, replaceCommand } from './inboxControl.js'
+import { rollbackTarget } from './rollbackTurns.js'
 import { checkSendPolicy } from './sendPolicy.js'
 import { SessionView } from './sessionView.js'
 import { usageStream } from './usageStream.js'
@@ -224,6 +225,13 @@ export class AgentFacade implements Agent {
       return false
     this.#driver.command({ type: 'cancel-call', callId, reason })
     return true
+  }
+
+  rollback(turns: number): void {
+    this.#accepting('rollback()')
+    const idle = this.#driver.state().activity === null && this.status === 'idle'
+    const toTurn = rollbackTarget(turns, this.#driver.config.transcript.timelineTurns, idle)
+    this.#driver.command({ type: 'rollback', toTurn })
   }
 
   raiseBudget(limits: BudgetLimits): void {

@@ -180,6 +180,13 @@ export type Agent = {
    */
   raiseBudget(limits: BudgetLimits): void
   /**
+   * Undoes the last `turns` turns of the conversation (R77): a durable `rollback` event after
+   * which `session.messages()` is what it was when the turn before them ended. The log keeps
+   * everything; the inbox is untouched; the next turn's number still follows the last one. Only
+   * while idle (`AgentBusyError`); `turns` must be 1 … the turns there are (`InvalidInputError`).
+   */
+  rollback(turns: number): void
+  /**
    * Cancels one tool call of the running batch (R71): its `ctx.signal` aborts, and its result is
    * an error with code `CANCELLED` and the reason, whatever its `execute` does after. The other
    * calls and the turn go on; a call that waits for approval never runs. Returns `false` (and

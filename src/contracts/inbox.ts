@@ -17,10 +17,17 @@ export type DiscardReason = 'cancel' | 'dispose' | 'removed' | 'expired'
 
 /**
  * What became of a message (`agent.outcome(id)`). `seq` is the `seq` of the durable event that
- * carries the id; a steering's `step` is the step whose `step/end` follows it.
+ * carries the id; a steering's `step` is the step whose `step/end` follows it. `rolledBack`: the
+ * turn it was delivered in was undone by a later `rollback` (R77); it stays delivered.
  */
 export type Outcome =
-  | { readonly kind: 'delivered'; readonly as: 'prompt'; readonly turn: number; readonly seq: number }
+  | {
+      readonly kind: 'delivered'
+      readonly as: 'prompt'
+      readonly turn: number
+      readonly seq: number
+      readonly rolledBack?: true
+    }
   | {
       readonly kind: 'delivered'
       readonly as: 'steering'
@@ -29,8 +36,15 @@ export type Outcome =
       readonly seq: number
       /** An interrupting steer (R68) that cut step `step` of turn `turn`. */
       readonly interrupted?: { readonly turn: number; readonly step: number }
+      readonly rolledBack?: true
     }
-  | { readonly kind: 'delivered'; readonly as: 'context'; readonly seq: number; readonly turn?: number }
+  | {
+      readonly kind: 'delivered'
+      readonly as: 'context'
+      readonly seq: number
+      readonly turn?: number
+      readonly rolledBack?: true
+    }
   | { readonly kind: 'blocked'; readonly reason: unknown }
   | { readonly kind: 'discarded'; readonly reason: DiscardReason }
   | { readonly kind: 'refused'; readonly error: unknown }

@@ -81,6 +81,8 @@ export type Command =
   | { readonly type: 'cancel-call'; readonly callId: string; readonly reason?: string | undefined }
   /** `raiseBudget(limits)` (R80): new limits, checked against the usage by the façade. */
   | { readonly type: 'raise-budget'; readonly limits: BudgetLimits }
+  /** `rollback(turns)` (R77): the messages go back to the end of turn `toTurn` (0: before any). */
+  | { readonly type: 'rollback'; readonly toTurn: number }
 
 /** An allowed admission, after every `promptSubmit` hook ran and the decision validated. */
 export type Admission = {

@@ -17,6 +17,7 @@ import { move, promote, refuse, remove, replace } from './inbox.js'
 import type { Input, InputOf } from './inputs.js'
 import type { Output } from './outputs.js'
 import { Reduction } from './reduction.js'
+import { rollback } from './rollback.js'
 import type { DeliveryState } from './state.js'
 import {
   hookFailed,
@@ -57,6 +58,8 @@ const handlers: Handlers = {
   // A human in the loop (R61–R66, R80).
   decide,
   'raise-budget': raiseBudget,
+  // History (R77).
+  rollback,
   // One call, one step (R68, R71).
   'cancel-call': cancelCall,
   'approvals/checked': approvalsChecked,

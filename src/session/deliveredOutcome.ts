@@ -19,6 +19,36 @@ export const carriedId = (event: SessionEvent): AgentMessageId | undefined =>
  * A log written before `turn/start` named its prompt has its prompts read as context.
  */
 export const deliveredOutcome = (events: readonly SessionEvent[], index: number): Outcome | undefined => {
+  const outcome = deliveredAt(events, index)
+  if (outcome?.kind !== 'delivered' || !rolledBackAfter(events, index, outcome.turn)) return outcome
+  return { ...outcome, rolledBack: true }
+}
+
+/**
+ * Whether a `rollback` after `index` undid `turn` (R77). Context delivered outside a turn was
+ * undone when the rollback went back to the end of a turn that ended before it was appended (or
+ * to before any turn).
+ */
+const rolledBackAfter = (
+  events: readonly SessionEvent[],
+  index: number,
+  turn: number | undefined,
+): boolean => {
+  let before = 0 // the last turn that ended before `index`, for context outside a turn
+  if (turn === undefined)
+    for (let i = index - 1; i >= 0 && before === 0; i--) {
+      const e = events[i] as SessionEvent
+      if (e.type === 'turn/end') before = e.data.turn
+    }
+  for (let i = index + 1; i < events.length; i++) {
+    const e = events[i] as SessionEvent
+    if (e.type !== 'rollback') continue
+    if (turn !== undefined ? e.data.toTurn < turn : e.data.toTurn <= before) return true
+  }
+  return false
+}
+
+const deliveredAt = (events: readonly SessionEvent[], index: number): Outcome | undefined => {
   const event = events[index]
   if (event?.type === 'steering/message') {
     const step = stepAfter(events, index, event.data.turn)
