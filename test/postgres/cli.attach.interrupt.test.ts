@@ -104,7 +104,7 @@ it('R68, R71, R72: in attach, !text cuts the answer the owner streams, and /canc
     ])
 
     attached.type('/cancel-tool')
-    await line(attached, /^usage: \/cancel-tool ID/)
+    await line(attached, /^usage: \/cancel-tool N\|ID/)
     attached.type('/followup tool')
     await line(attached, /^ {2}⚙ slow running · \/cancel-tool slow-2$/)
     attached.type('/cancel-tool slow-2')
