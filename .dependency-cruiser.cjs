@@ -103,12 +103,12 @@ module.exports = {
       comment:
         'The façade forwards to the driver, which owns the engine; it does not build pipeline ' +
         'pieces of its own. Of src/runtime/ it may import the driver, the engine config type, the ' +
-        'hook set and the extensions key.',
+        'hook set, the summarisers (config, like the hook set) and the extensions key.',
       severity: 'error',
       from: { path: '^src/agent/' },
       to: {
         path: '^src/runtime/',
-        pathNot: '^src/runtime/(driver|engine|hookSet|extensions)\\.ts$',
+        pathNot: '^src/runtime/(driver|engine|hookSet|summarizers|extensions)\\.ts$',
       },
     },
     {

@@ -6,8 +6,15 @@ import type {
   DecisionOptions,
   PendingApproval,
 } from '../contracts/agent.js'
+import type { CompactOptions } from '../contracts/compaction.js'
 import { AgentBusyError, AgentDisposedError, ApprovalNotPendingError } from '../contracts/errors.js'
-import type { AgentEvent, BudgetLimits, SessionEvent, SessionUsage } from '../contracts/events.js'
+import type {
+  AgentEvent,
+  BudgetLimits,
+  CompactionResult,
+  SessionEvent,
+  SessionUsage,
+} from '../contracts/events.js'
 import type { InboxSnapshot, Outcome } from '../contracts/inbox.js'
 import type {
   AgentCancelCause,
@@ -39,6 +46,7 @@ import type { EngineConfig } from '../runtime/engine.js'
 import { EXTENSIONS } from '../runtime/extensions.js'
 import { Extensions } from './agentExtensions.js'
 import { ApprovalsView } from './approvalsView.js'
+import { checkCompact, nextCompactionEnd } from './compactHistory.js'
 import { parseCancelToolCall, parseDecision, parseRaise } from './humanInTheLoop.js'
 import { moveCommand, promoteCommand, removeCommand, replaceCommand } from './inboxControl.js'
 import { rollbackTarget } from './rollbackTurns.js'
@@ -232,6 +240,16 @@ export class AgentFacade implements Agent {
     const idle = this.#driver.state().activity === null && this.status === 'idle'
     const toTurn = rollbackTarget(turns, this.#driver.config.transcript.timelineTurns, idle)
     this.#driver.command({ type: 'rollback', toTurn })
+  }
+
+  compact(options?: CompactOptions): Promise<CompactionResult> {
+    this.#accepting('compact()')
+    const checked = checkCompact(options)
+    const { summarizers } = this.#driver.config
+    const ref = summarizers.add(checked.summarize)
+    const keepLastTurns = checked.keepLastTurns ?? summarizers.keepLastTurns
+    const compact = () => this.#driver.command({ type: 'compact', ref, keepLastTurns })
+    return nextCompactionEnd(this.#driver.events$, compact).finally(() => summarizers.forget(ref))
   }
 
   raiseBudget(limits: BudgetLimits): void {

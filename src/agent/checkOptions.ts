@@ -3,6 +3,7 @@ import type { AgentOptions } from '../contracts/agentOptions.js'
 import { type InputIssue, InvalidInputError } from '../contracts/errors.js'
 import { didYouMean } from '../messages/hints.js'
 import { checkTools, isTimeout } from '../tools/toolSpecs.js'
+import { compactionIssues } from './compactHistory.js'
 import { checkBudget } from './humanInTheLoop.js'
 
 /** How long a store's `flush()` may take by default before it counts as failed. */
@@ -22,6 +23,7 @@ const OPTION_KEYS: readonly string[] = [
   'scheduler',
   'approvalTimeoutMs',
   'budget',
+  'compaction',
 ]
 const HOOK_NAMES: readonly string[] = ['promptSubmit', 'step', 'turnStopping', 'requestError']
 
@@ -97,6 +99,7 @@ export const checkOptions = (options: AgentOptions) => {
       message: 'expected a number of milliseconds > 0 (leave it out for no limit)',
     })
   issues.push(...checkBudget(options.budget))
+  issues.push(...compactionIssues(options.compaction, ['options', 'compaction'], true))
   if (issues.length > 0) throw new InvalidInputError('createAgent()', issues)
   return {
     model: options.model,
@@ -109,5 +112,6 @@ export const checkOptions = (options: AgentOptions) => {
     maxQueued,
     approvalTimeoutMs,
     budget: options.budget,
+    compaction: options.compaction,
   }
 }

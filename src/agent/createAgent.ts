@@ -4,6 +4,7 @@ import type { Effect } from '../machine/effects.js'
 import { type DeliveryState, initialState } from '../machine/state.js'
 import { mintSessionId } from '../messages/mint.js'
 import { HookSet } from '../runtime/hookSet.js'
+import { Summarizers } from '../runtime/summarizers.js'
 import { boundedStore } from '../session/boundedStore.js'
 import { closeInterruptedTurn } from '../session/closeInterruptedTurn.js'
 import { lastTurnOf, openHistory } from '../session/history.js'
@@ -13,6 +14,7 @@ import { Transcript } from '../session/transcript.js'
 import { toolSpecsOf } from '../tools/toolSpecs.js'
 import { AgentFacade } from './agentFacade.js'
 import { checkOptions } from './checkOptions.js'
+import { autoCompaction, defaultKeep } from './compactHistory.js'
 import { restoredState, restoreInbox } from './restoreInbox.js'
 import { budgetState, pausedState } from './restorePause.js'
 
@@ -57,6 +59,7 @@ export const openAgent = (options: AgentOptions, release: boolean): Agent => {
     ...restoredState(restored),
     ...resumed?.state,
     ...budgetState(checked.budget, history),
+    autoCompaction: autoCompaction(checked.compaction),
     journaling: store.inbox !== undefined,
   }
 
@@ -72,6 +75,7 @@ export const openAgent = (options: AgentOptions, release: boolean): Agent => {
       approvalTimeoutMs: checked.approvalTimeoutMs,
       scheduler,
       transcript,
+      summarizers: new Summarizers(checked.compaction?.summarize, defaultKeep(checked.compaction)),
       store,
       release,
     },

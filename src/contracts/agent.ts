@@ -1,5 +1,13 @@
 import type { Observable } from 'rxjs'
-import type { AgentEvent, ApprovalRequestData, BudgetLimits, SessionEvent, SessionUsage } from './events.js'
+import type { CompactOptions } from './compaction.js'
+import type {
+  AgentEvent,
+  ApprovalRequestData,
+  BudgetLimits,
+  CompactionResult,
+  SessionEvent,
+  SessionUsage,
+} from './events.js'
 import type { InboxSnapshot, Outcome } from './inbox.js'
 import type {
   AgentCancelCause,
@@ -186,6 +194,15 @@ export type Agent = {
    * while idle (`AgentBusyError`); `turns` must be 1 … the turns there are (`InvalidInputError`).
    */
   rollback(turns: number): void
+  /**
+   * Replaces the older messages with a summary (R74): one durable `compaction` event, after
+   * which `session.messages()` is the summary followed by the last `keepLastTurns` turns. It runs
+   * at a turn boundary: at once while idle, else after the running turn and before the next
+   * admission. Sends made meanwhile wait as they would for any turn boundary (R75); `cancel()`
+   * stops it. Resolves with what it came to (a failed summariser is `{kind: 'error'}`, also
+   * published on `agent/error`); a call made while one is due or running shares its result.
+   */
+  compact(options?: CompactOptions): Promise<CompactionResult>
   /**
    * Cancels one tool call of the running batch (R71): its `ctx.signal` aborts, and its result is
    * an error with code `CANCELLED` and the reason, whatever its `execute` does after. The other

@@ -1,5 +1,6 @@
 import type { SchedulerLike } from 'rxjs'
 import type { Agent } from './agent.js'
+import type { CompactionOptions } from './compaction.js'
 import type { BudgetLimits, SessionEvent } from './events.js'
 import type { AgentHooks } from './hooks.js'
 import type { ModelAdapter } from './model.js'
@@ -62,6 +63,11 @@ export type AgentOptions = {
    * `cancel()`) or ends it with `turn/end {kind: 'budget'}` (`'stop'`).
    */
   readonly budget?: Budget
+  /**
+   * How history is compacted (R74, R76): the default `keepLastTurns` and summariser of
+   * `compact()`, and `whenInputTokensExceed` to compact without being asked.
+   */
+  readonly compaction?: CompactionOptions
 }
 
 export type Budget = BudgetLimits & { readonly onExceed: 'pause' | 'stop' }

@@ -87,6 +87,25 @@ export type ToolEndEvent = Live<
   }
 >
 
+/**
+ * What a compaction came to (R74, R75): `compacted` with what the durable `compaction` event
+ * holds; `skipped` when the messages before the kept tail were empty (nothing is appended);
+ * `aborted` by `cancel()` or `dispose()`; `error` when the summariser failed.
+ */
+export type CompactionResult =
+  | ({ readonly kind: 'compacted' } & SessionEventDataMap['compaction'])
+  | { readonly kind: 'skipped' }
+  | { readonly kind: 'aborted' }
+  | { readonly kind: 'error'; readonly error: unknown }
+
+/** A compaction began at a turn boundary (R74); `turn` is the last turn that ended. */
+export type CompactionStartEvent = Live<'agent/compaction/start', { readonly turn: number }>
+/** A compaction ended; its `compaction` event, when it wrote one, is already appended (R74). */
+export type CompactionEndEvent = Live<
+  'agent/compaction/end',
+  { readonly turn: number; readonly result: CompactionResult }
+>
+
 export type AgentEvent =
   | InboxEnqueueEvent
   | InboxDequeueEvent
@@ -102,6 +121,8 @@ export type AgentEvent =
   | BudgetExceededEvent
   | ToolStartEvent
   | ToolEndEvent
+  | CompactionStartEvent
+  | CompactionEndEvent
 
 export type AgentEventType = AgentEvent['type']
 

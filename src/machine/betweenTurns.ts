@@ -1,4 +1,5 @@
 import { beginClaim } from './claim.js'
+import { beginCompaction, dropDueCompaction } from './compaction.js'
 import { beginClosing } from './dispose.js'
 import { goIdle } from './idle.js'
 import type { InputOf } from './inputs.js'
@@ -45,9 +46,11 @@ export const advance = (r: Reduction, { activity }: InputOf<'advance'>): void =>
         reason: { kind: 'error', error: s.retryError },
       })
     }
+    dropDueCompaction(r)
     return beginClosing(r)
   }
   if (s.retryPending) return openRetryTurn(r)
+  if (s.compactionDue) return beginCompaction(r, s.compactionDue)
   if (s.waking > 0) return beginClaim(r)
   // No turn follows to inherit it (R26): context staged without steering is a durable fact and
   // is appended before idle, so a later idle inject can never overtake it (V1).

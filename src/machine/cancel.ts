@@ -1,6 +1,7 @@
 import type { AgentMessage } from '../contracts/messages.js'
 import { reject } from './admission.js'
 import { countRequest } from './budget.js'
+import { abortCompaction, noteRequest } from './compaction.js'
 import { emptyFifo, fifoToArray } from './fifo.js'
 import type { InputOf } from './inputs.js'
 import { settleContexts } from './outbox.js'
@@ -21,7 +22,7 @@ export const cancel = (r: Reduction, { cause, keepInbox }: InputOf<'cancel'>): v
   const s = r.state
   if (s.disposal !== 'none') return
   const pending = s.queue.size > 0 || s.outbox.some((e) => e.kind === 'steering')
-  if (!activeWork(s) && (keepInbox || !pending)) return
+  if (!activeWork(s) && s.activity?.kind !== 'compaction' && (keepInbox || !pending)) return
   r.set({ cancelling: true })
   r.live({ type: 'agent/cancel-requested', agentId: r.state.agentId, cause })
   r.effect({ kind: 'post', input: { type: 'cancel/clear', cause, keepInbox } })
@@ -30,6 +31,8 @@ export const cancel = (r: Reduction, { cause, keepInbox }: InputOf<'cancel'>): v
 export const cancelClear = (r: Reduction, { cause, keepInbox, requeue }: InputOf<'cancel/clear'>): void => {
   if (r.state.cancelling) r.set({ cancelling: false })
   if (!keepInbox) discardPending(r, 'cancel')
+  // R75: the next move (a claim, or idle with staged context settled) follows the compaction's end.
+  if (abortCompaction(r, cause)) return
   // V1: with no turn to wait for, context left without its steering is appended at once.
   if (!activeWork(r.state) && settleContexts(r)) r.effect({ kind: 'persist' })
   abortWork(r, cause, keepInbox, requeue === true)
@@ -77,6 +80,10 @@ export const unwind = (r: Reduction, { activity }: InputOf<'unwind'>): void => {
   if (work.abort.cause.kind === 'disposed' && isPausedTurn(work)) return suspendTurn(r, work)
   if (work.phase === 'model') countRequest(r, work.draft.usage) // a cut request counts (R80)
   if (work.phase === 'tools') abortBatch(r, work)
-  if (work.stepOpen) r.durable({ type: 'step/end', data: stepEndOf(work) })
+  if (work.stepOpen) {
+    const end = stepEndOf(work)
+    if (end.usage) noteRequest(r, end.usage)
+    r.durable({ type: 'step/end', data: end })
+  }
   closeTurn(r, work, { kind: work.abort.cause.kind === 'disposed' ? 'disposed' : 'aborted' })
 }

@@ -1,5 +1,6 @@
 import type { AgentMessageId } from '../contracts/messages.js'
 import { budgetStops, continueTurn, countRequest } from './budget.js'
+import { noteRequest } from './compaction.js'
 import { drainOutbox } from './outbox.js'
 import { withTurn } from './records.js'
 import type { Reduction } from './reduction.js'
@@ -37,6 +38,7 @@ export const cutStep = (r: Reduction, id: AgentMessageId): void => {
   const content = turn.draft.content.filter((b) => b.type === 'text' || b.type === 'reasoning')
   // R73: the cut request's usage goes on its message, or on the step's end when it wrote none.
   const usage = requestUsage(turn.draft)
+  noteRequest(r, usage)
   if (content.length > 0)
     r.durable({
       type: 'assistant/message',

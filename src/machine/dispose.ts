@@ -1,4 +1,5 @@
 import { abortWork, discardPending } from './cancel.js'
+import { abortCompaction, dropDueCompaction } from './compaction.js'
 import { goIdle } from './idle.js'
 import type { Input, InputOf } from './inputs.js'
 import { settleContexts } from './outbox.js'
@@ -17,6 +18,8 @@ export const dispose = (r: Reduction, { keepInbox }: InputOf<'dispose'>): void =
   else discardPending(r, 'dispose')
   // A release unwinds like a keepInbox cancel: a claimed prompt goes back to the queue.
   if (activeWork(r.state)) return abortWork(r, { kind: 'disposed' }, keepInbox === true, keepInbox === true)
+  dropDueCompaction(r)
+  if (abortCompaction(r, { kind: 'disposed' })) return
   if (r.state.activity === null) beginClosing(r)
   // Between turns: the scheduled `advance` finishes the disposal.
 }

@@ -66,6 +66,15 @@ export type Effect =
       readonly error: unknown
     }
   | { readonly kind: 'checkpoint'; readonly activity: number }
+  /** R74: summarise the messages before the last `keepLastTurns` turns with summariser `ref`. */
+  | {
+      readonly kind: 'summarize'
+      readonly activity: number
+      /** The last turn that ended: what the default summariser's request says it follows. */
+      readonly turn: number
+      readonly ref: number
+      readonly keepLastTurns: number
+    }
   /** Flush appends made outside any turn right away (R36); a failure is only reported. */
   | { readonly kind: 'persist' }
   /** `dispose()`: flush and close the store, then post `dispose/closed`. */

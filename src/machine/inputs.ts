@@ -1,4 +1,4 @@
-import type { BudgetLimits } from '../contracts/events.js'
+import type { BudgetLimits, SessionEventDataMap } from '../contracts/events.js'
 import type {
   AgentCancelCause,
   AgentMessage,
@@ -83,6 +83,8 @@ export type Command =
   | { readonly type: 'raise-budget'; readonly limits: BudgetLimits }
   /** `rollback(turns)` (R77): the messages go back to the end of turn `toTurn` (0: before any). */
   | { readonly type: 'rollback'; readonly toTurn: number }
+  /** `compact(options)` (R74): `ref` names the summariser the runtime keeps for it. */
+  | { readonly type: 'compact'; readonly ref: number; readonly keepLastTurns: number }
 
 /** An allowed admission, after every `promptSubmit` hook ran and the decision validated. */
 export type Admission = {
@@ -196,6 +198,14 @@ export type Signal =
   | { readonly type: 'request-error/done'; readonly activity: number }
   | { readonly type: 'checkpoint/done'; readonly activity: number }
   | { readonly type: 'checkpoint/failed'; readonly activity: number; readonly error: unknown }
+  /** The summary is written (R74); without `compaction`, there was nothing to summarise. */
+  | {
+      readonly type: 'compaction/done'
+      readonly activity: number
+      readonly compaction?: SessionEventDataMap['compaction']
+    }
+  /** The summariser threw, errored or gave no text (R75). */
+  | { readonly type: 'compaction/failed'; readonly activity: number; readonly error: unknown }
   | { readonly type: 'dispose/close' }
   | { readonly type: 'dispose/closed' }
   /** The store refused an append or a flush outside a checkpoint (R40). */

@@ -34,6 +34,9 @@ export const copyState = (s: DeliveryState): DeliveryState => {
     journaling: s.journaling,
     usage: s.usage,
     budget: s.budget,
+    compactionDue: s.compactionDue,
+    autoCompaction: s.autoCompaction,
+    requestInput: s.requestInput,
   }
   return copy as DeliveryState
 }

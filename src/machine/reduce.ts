@@ -12,6 +12,7 @@ import { raiseBudget } from './budget.js'
 import { cancel, cancelClear, unwind } from './cancel.js'
 import { cancelCall } from './cancelCall.js'
 import { wake } from './claim.js'
+import { compact, compactionDone, compactionFailed } from './compaction.js'
 import { dispose, disposeClose, disposeClosed } from './dispose.js'
 import { move, promote, refuse, remove, replace } from './inbox.js'
 import type { Input, InputOf } from './inputs.js'
@@ -58,8 +59,11 @@ const handlers: Handlers = {
   // A human in the loop (R61–R66, R80).
   decide,
   'raise-budget': raiseBudget,
-  // History (R77).
+  // History (R74–R77).
   rollback,
+  compact,
+  'compaction/done': compactionDone,
+  'compaction/failed': compactionFailed,
   // One call, one step (R68, R71).
   'cancel-call': cancelCall,
   'approvals/checked': approvalsChecked,

@@ -159,7 +159,20 @@ export type Turn = {
 /** A turn ended (or an admission was rejected) and the driver's next move is scheduled (R13b). */
 export type Between = { readonly kind: 'between'; readonly id: number; readonly checkpointed: boolean }
 
-export type Activity = Claim | Turn | Between
+/** What a compaction was asked to do (R74): `ref` names its summariser to the runtime. */
+export type CompactionOrder = { readonly ref: number; readonly keepLastTurns: number }
+
+/**
+ * A compaction between turns (R74, R75): the window is open, so sends wait as they do for any
+ * turn boundary; `aborted` once `cancel()` or `dispose()` stopped it.
+ */
+export type Compacting = {
+  readonly kind: 'compaction'
+  readonly id: number
+  readonly order: CompactionOrder
+}
+
+export type Activity = Claim | Turn | Between | Compacting
 
 export type Disposal = 'none' | 'disposing' | 'closing' | 'disposed'
 
@@ -198,6 +211,12 @@ export type DeliveryState = {
   /** What the model reported over the session, counted against `budget` (R80). */
   readonly usage: BudgetUsage
   readonly budget?: Budget
+  /** A compaction asked for while work ran: it runs before the next admission (R74, R76). */
+  readonly compactionDue?: CompactionOrder | undefined
+  /** R76: compact by itself after a turn whose last request's `inputTokens` exceeded this. */
+  readonly autoCompaction?: (CompactionOrder & { readonly threshold: number }) | undefined
+  /** The `inputTokens` of the turn's last request so far (R73, R76). */
+  readonly requestInput?: number | undefined
 }
 
 export const initialState = (agentId: string, lastTurn = 0): DeliveryState => ({
@@ -228,7 +247,7 @@ export const isQuiescent = (s: DeliveryState): boolean =>
 
 /** An admission or a turn is active (a claim counts from the moment it opens the window). */
 export const activeWork = (s: DeliveryState): Claim | Turn | undefined =>
-  s.activity && s.activity.kind !== 'between' ? s.activity : undefined
+  s.activity && (s.activity.kind === 'claim' || s.activity.kind === 'turn') ? s.activity : undefined
 
 /**
  * A claim is taking the queue head (R41): the head is shown in the queue but no longer waits.

@@ -2,6 +2,7 @@ import type { ContentBlock } from '../contracts/messages.js'
 import type { ModelEvent } from '../contracts/model.js'
 import { errorText } from '../messages/errorText.js'
 import { budgetStops, continueTurn, countRequest } from './budget.js'
+import { noteRequest } from './compaction.js'
 import type { InputOf } from './inputs.js'
 import { drainOutbox } from './outbox.js'
 import { withContent, withDraft, withTurn, withTurnDraft } from './records.js'
@@ -85,10 +86,9 @@ export const modelComplete = (r: Reduction, { activity, step }: InputOf<'model/c
   if (!turn) return
   const { content, usage, toolCalls } = turn.draft
   const finish = turn.draft.finish ?? 'stop'
-  r.durable({
-    type: 'assistant/message',
-    data: { turn: turn.turn, step, content, usage: requestUsage(turn.draft) },
-  })
+  const recorded = requestUsage(turn.draft)
+  noteRequest(r, recorded)
+  r.durable({ type: 'assistant/message', data: { turn: turn.turn, step, content, usage: recorded } })
   countRequest(r, usage)
   const maxTokens = turn.maxTokens || finish === 'max-tokens'
   const stop = budgetStops(r.state)
@@ -159,7 +159,9 @@ export const modelFailed = (r: Reduction, { activity, step, error }: InputOf<'mo
   const turn = liveTurn(r, activity, 'model', step)
   if (!turn) return
   countRequest(r, turn.draft.usage)
-  r.durable({ type: 'step/end', data: { turn: turn.turn, step, usage: requestUsage(turn.draft) } })
+  const recorded = requestUsage(turn.draft)
+  noteRequest(r, recorded)
+  r.durable({ type: 'step/end', data: { turn: turn.turn, step, usage: recorded } })
   r.setActivity(withTurn(turn, { phase: 'request-failed', stepOpen: false, requestError: error }))
   r.effect({ kind: 'post', input: { type: 'request-error/start', activity } })
 }

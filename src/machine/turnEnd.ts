@@ -1,4 +1,5 @@
 import type { SettledReason, TurnEndReason } from '../contracts/events.js'
+import { dueAfterTurn } from './compaction.js'
 import { settleContexts } from './outbox.js'
 import { unpause } from './pause.js'
 import type { Reduction } from './reduction.js'
@@ -13,6 +14,7 @@ export const closeTurn = (r: Reduction, turn: Turn, reason: TurnEndReason, error
   unpause(r)
   r.set({ window: false, activity: { kind: 'between', id: turn.id, checkpointed: false } })
   r.durable({ type: 'turn/end', data: { turn: turn.turn, reason } })
+  dueAfterTurn(r)
   expireGuarded(r, turn.turn)
   // R26: after a cancel with keepInbox the whole outbox is the next turn's inherited prefix.
   if (!turn.abort?.keepInbox) settleContexts(r)

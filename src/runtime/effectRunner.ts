@@ -25,6 +25,8 @@ import { closeStore } from './closeStore.js'
 import { decideAdmission } from './decideAdmission.js'
 import type { Hooks } from './hookSet.js'
 import type { EffectAnswer } from './mergeEffects.js'
+import { summarizeHistory } from './summarizeHistory.js'
+import type { Summarizers } from './summarizers.js'
 import type { CallParts, ToolBatchRunner } from './toolBatch.js'
 
 export type EffectRunnerDeps<A> = {
@@ -37,6 +39,7 @@ export type EffectRunnerDeps<A> = {
   readonly runTools: ToolBatchRunner<A>
   readonly approvals: ApprovalGate<A>
   readonly transcript: Transcript
+  readonly summarizers: Summarizers
   readonly store: SessionStore
   readonly scheduler: SchedulerLike
   /** Feeds a signal to the reducer later (a tool's context); immediate answers are returned. */
@@ -208,6 +211,12 @@ const runners: Runners = {
     } catch (error) {
       return { type: 'checkpoint/failed', activity, error }
     }
+  },
+  // R74, R75: stopped (and its signal aborted) by cancel() and dispose(); its answer is then dropped.
+  summarize: ({ activity, ref, keepLastTurns, turn }, ctx) => {
+    const signal = ctx.activities.signalOf(activity)
+    const call = { activity, ref, keepLastTurns, turn, signal }
+    return ctx.activities.untilStopped(activity, summarizeHistory(ctx, call))
   },
   'close-store': (_effect, ctx) => closeStore(ctx.transcript, ctx.store),
   complete: (_effect, ctx) => {

@@ -25,6 +25,7 @@ import { publishOutputs } from './publishOutputs.js'
 import { createToolBatchRunner } from './runToolBatch.js'
 import { splitSends } from './splitSends.js'
 import { steersDuring } from './steersDuring.js'
+import type { Summarizers } from './summarizers.js'
 import { trampoline } from './trampoline.js'
 
 /** What an agent's engine runs with, fixed when the agent is created. */
@@ -40,6 +41,8 @@ export type EngineConfig<A> = {
   readonly approvalTimeoutMs: number | undefined
   readonly scheduler: SchedulerLike
   readonly transcript: Transcript
+  /** The summarisers `compact()` calls brought, and the agent's own (R74). */
+  readonly summarizers: Summarizers
   readonly store: SessionStore
   /**
    * Release the engine when quiescent (always, but in the test that compares an agent that
@@ -117,6 +120,7 @@ export const buildEngine = <A>(parts: EngineParts<A>): Engine => {
     runTools: createToolBatchRunner({ tools: config.tools, maxParallel: config.maxParallel, post }),
     approvals: createApprovalGate(config.tools, config.approvalTimeoutMs, config.scheduler),
     transcript: config.transcript,
+    summarizers: config.summarizers,
     store: config.store,
     scheduler: config.scheduler,
     post,

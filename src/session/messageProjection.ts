@@ -2,7 +2,11 @@ import type { SessionEvent } from '../contracts/events.js'
 import type { Message } from '../contracts/messages.js'
 import { messageChars, projectEvent } from './projectMessages.js'
 
-type Entry = { readonly seq: number; readonly message: Message }
+/** `summary`: a compaction's summary, whose seq is the compaction's, after the tail it heads. */
+type Entry = { readonly seq: number; readonly message: Message; readonly summary?: true }
+
+/** What a compaction keeping the last turns would replace (R74): the messages before the tail. */
+export type CompactionPlan = { readonly keptFromSeq: number; readonly messages: readonly Message[] }
 /** The messages from `fromSeq` on: appended to until a compaction or a rollback replaces them. */
 type Version = { readonly fromSeq: number; readonly entries: Entry[] }
 
@@ -41,6 +45,26 @@ export class MessageProjection {
     return this.turns.map((t) => t.turn)
   }
 
+  /**
+   * The messages a compaction would summarise (R74): all of them before the last `keep` turns
+   * (the tail starts right after the end of the turn before those), an earlier summary included.
+   * `lastSeq + 1` as `keptFromSeq` keeps nothing. `undefined` when nothing is before the tail.
+   */
+  plan(keep: number, lastSeq: number): CompactionPlan | undefined {
+    const keptFromSeq =
+      keep === 0 ? lastSeq + 1 : (this.turns[this.turns.length - keep - 1]?.endSeq ?? -1) + 1
+    if (keptFromSeq === 0) return undefined // fewer turns than are kept
+    const entries = this.current.entries
+    let count = 0
+    while (count < entries.length) {
+      const entry = entries[count] as Entry
+      if (!entry.summary && entry.seq >= keptFromSeq) break
+      count++
+    }
+    if (count === 0) return undefined
+    return { keptFromSeq, messages: Object.freeze(entries.slice(0, count).map((e) => e.message)) }
+  }
+
   see(event: SessionEvent): Projected {
     switch (event.type) {
       case 'turn/end':
@@ -48,8 +72,12 @@ export class MessageProjection {
         return undefined
       case 'compaction':
         return this.replace(event.seq, [
-          { seq: event.seq, message: Object.freeze({ role: 'user', content: event.data.summary }) },
-          ...this.current.entries.filter((e) => e.seq >= event.data.keptFromSeq),
+          {
+            seq: event.seq,
+            message: Object.freeze({ role: 'user', content: event.data.summary }),
+            summary: true,
+          },
+          ...this.current.entries.filter((e) => !e.summary && e.seq >= event.data.keptFromSeq),
         ])
       case 'rollback':
         return this.rollback(event.seq, event.data.toTurn)

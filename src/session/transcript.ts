@@ -6,7 +6,7 @@ import type { SessionStore } from '../contracts/store.js'
 import { errorText } from '../messages/errorText.js'
 import { deepFreeze } from '../messages/snapshot.js'
 import { deepFreezeNewParts } from './deepFreezeNewParts.js'
-import { MessageProjection } from './messageProjection.js'
+import { type CompactionPlan, MessageProjection } from './messageProjection.js'
 import { UsageLedger } from './usageLedger.js'
 
 /** Who hears of a store failure outside a flush (the agent's driver, as a `store/failed` signal). */
@@ -187,6 +187,16 @@ export class Transcript {
   /** The size of `session.messages()` in characters, for a request's usage estimate (R73). */
   get messageChars(): number {
     return this.projection.size
+  }
+
+  /**
+   * What a compaction keeping the last `keep` turns would summarise now (R74), and the last seq
+   * it covers; `undefined` when nothing is before the kept tail.
+   */
+  compactionPlan(keep: number): (CompactionPlan & { readonly upToSeq: number }) | undefined {
+    const upToSeq = this.list.length
+    const plan = this.projection.plan(keep, upToSeq)
+    return plan && { keptFromSeq: plan.keptFromSeq, messages: plan.messages, upToSeq }
   }
 
   /** The turns `session.messages()` holds now, oldest first (what `rollback(n)` counts, R77). */

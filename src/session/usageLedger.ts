@@ -9,14 +9,20 @@ const NONE: SessionUsage = Object.freeze({
   estimatedRequests: 0,
 })
 
-/** The usage an event records (R73): a request's message, or the end of a step that wrote none. */
+/**
+ * The usage an event records (R73): a request's message, the end of a step that wrote none, or a
+ * compaction whose summary the model wrote (R74).
+ */
 export const usageOf = (event: SessionEvent): Usage | undefined =>
-  event.type === 'assistant/message' || event.type === 'step/end' ? event.data.usage : undefined
+  event.type === 'assistant/message' || event.type === 'step/end' || event.type === 'compaction'
+    ? event.data.usage
+    : undefined
 
 /**
  * `agent.usage` (R73), folded from the log as it grows, so it survives reopening. Every step is
  * exactly one model request, so `requests` counts `step/start`s: a request whose usage was never
  * written (a crash mid-step, a log from before usage was recorded) still counts, as estimated.
+ * A compaction with usage is one more request: the default summariser's.
  */
 export class UsageLedger {
   private total: SessionUsage = NONE
@@ -41,7 +47,8 @@ export class UsageLedger {
       inputTokens: t.inputTokens + usage.inputTokens,
       outputTokens: t.outputTokens + usage.outputTokens,
       cachedInputTokens: t.cachedInputTokens + (usage.cachedInputTokens ?? 0),
-      requests: t.requests,
+      // A summary's request has no step: the compaction event stands for it.
+      requests: t.requests + (event.type === 'compaction' ? 1 : 0),
       estimatedRequests: t.estimatedRequests,
     })
     return true

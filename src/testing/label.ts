@@ -52,6 +52,10 @@ export const label = (event: AgentEvent | SessionEvent): string => {
       return `tool/start(${event.callId})`
     case 'agent/tool/end':
       return `tool/end(${event.callId}${event.code ? `,${event.code}` : ''})`
+    case 'agent/compaction/start':
+      return 'compaction/start'
+    case 'agent/compaction/end':
+      return `compaction/end(${event.result.kind})`
   }
 }
 

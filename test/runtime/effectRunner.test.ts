@@ -5,6 +5,7 @@ import type { Signal } from '../../src/machine/inputs.js'
 import { Activities } from '../../src/runtime/activities.js'
 import { ActivityTimers } from '../../src/runtime/activityTimers.js'
 import { createEffectRunner } from '../../src/runtime/effectRunner.js'
+import { Summarizers } from '../../src/runtime/summarizers.js'
 import { memoryStore } from '../../src/session/memoryStore.js'
 import { Transcript } from '../../src/session/transcript.js'
 
@@ -20,6 +21,7 @@ const runnerWith = (runTools: () => never) => {
     approvals: { check: () => undefined, timeoutOf: () => undefined },
     timers: new ActivityTimers(asapScheduler),
     transcript: new Transcript(store, []),
+    summarizers: new Summarizers(undefined, 1),
     store,
     scheduler: asapScheduler,
     post: () => {},

@@ -190,6 +190,8 @@ const effectLabel = (e: Effect): string => {
       return `cut#${e.activity}(${e.step})`
     case 'cancel-call':
       return `cancel-call#${e.activity}(${e.step}.${e.index})`
+    case 'summarize':
+      return `summarize#${e.activity}(keep ${e.keepLastTurns})`
     case 'close-store':
     case 'complete':
     case 'persist':
