@@ -38,6 +38,14 @@ const trigger = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('retry') }),
 ])
 
+/** A compaction's data (R74): also what a live `compaction/end` of a compaction carries. */
+export const compactionData = z.strictObject({
+  upToSeq: z.int().min(0),
+  keptFromSeq: z.int().min(1),
+  summary: content.min(1),
+  usage: usage.optional(),
+})
+
 const event = <T extends string, D extends z.ZodType>(type: T, data: D) =>
   z.strictObject({ seq: z.int().min(1), type: z.literal(type), data })
 
@@ -94,15 +102,7 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
     }),
   ),
   event('budget/pause', z.strictObject({ turn, step, usage: budgetUsage, limits: budgetLimits })),
-  event(
-    'compaction',
-    z.strictObject({
-      upToSeq: z.int().min(0),
-      keptFromSeq: z.int().min(1),
-      summary: content.min(1),
-      usage: usage.optional(),
-    }),
-  ),
+  event('compaction', compactionData),
   event('rollback', z.strictObject({ toTurn: z.int().min(0) })),
   event('fork', z.strictObject({ from: z.string().min(1), atTurn: z.int().min(0) })),
 ]) as unknown as z.ZodType<SessionEvent>

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { contentBlockSchema, messageSourceSchema, toolResultCodes } from '../../messages/schemas.js'
+import { compactionData } from '../../session/sessionEventSchema.js'
 import type { RemoteAgentEvent } from './liveEvents.js'
 
 const agentId = z.string()
@@ -76,6 +77,16 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     callId: z.string(),
     isError: z.boolean(),
     code: z.enum(toolResultCodes).optional(),
+  }),
+  live('agent/compaction/start', { turn }),
+  live('agent/compaction/end', {
+    turn,
+    result: z.discriminatedUnion('kind', [
+      compactionData.extend({ kind: z.literal('compacted') }),
+      z.strictObject({ kind: z.literal('skipped') }),
+      z.strictObject({ kind: z.literal('aborted') }),
+      z.strictObject({ kind: z.literal('error'), error: thrown }),
+    ]),
   }),
   z.strictObject({
     type: z.literal('remote/events-lost'),
