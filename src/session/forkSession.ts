@@ -61,7 +61,7 @@ export const forkSession = async (
   if (events.length === 0) refuse(['from'], 'holds no events: there is nothing to fork')
   const held = to.load().length
   if (held > 0) refuse(['to'], `already holds ${held} events: fork into a new, empty store`)
-  const waiting = to.inbox?.load().length ?? 0
+  const waiting = (to.inbox?.load().length ?? 0) + remoteWaiting(to)
   if (waiting > 0)
     refuse(['to'], `its inbox journal already holds ${waiting} records: fork into a new, empty store`)
   const prefix = forkPrefix(events, options.atTurn)
@@ -120,4 +120,14 @@ const idOf = (store: SessionStore): string | undefined => {
   if (typeof sessionId === 'string' && sessionId !== '') return sessionId
   if (typeof path === 'string' && path !== '') return resolve(path)
   return undefined
+}
+
+/**
+ * Requests other processes stored for the target that its owner has not applied yet (a
+ * PostgreSQL store's `remoteRequests`, R55): they are in its journal too, and an owner of the
+ * fork would run them on the copied session.
+ */
+const remoteWaiting = (store: SessionStore): number => {
+  const { remoteRequests } = store as { remoteRequests?: unknown }
+  return Array.isArray(remoteRequests) ? remoteRequests.length : 0
 }

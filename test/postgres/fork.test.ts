@@ -165,4 +165,16 @@ describe('R78: forkSession on PostgreSQL', () => {
     expect(await committedEvents(db.pool, 'full-target')).toHaveLength(held)
     expect(await committedEvents(db.pool, 'full-source')).toEqual(before)
   })
+
+  it('R78: a stored session where a remote send already waits is refused: the fork would run it', async () => {
+    await runTurns(await owned('early-source'), ['one'])
+    const client = connectSessions(db.pool)
+    await client.session('early-fork').followup('sent before the fork')
+    await client.close()
+    const from = await openPostgresSession(db.pool, 'early-source')
+    const to = await owned('early-fork')
+    await expect(forkSession(from, to)).rejects.toThrow(/to: its inbox journal already holds 1 records/)
+    await to.release()
+    expect(await committedEvents(db.pool, 'early-fork')).toEqual([])
+  })
 })
