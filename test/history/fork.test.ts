@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   type Agent,
+  type AgentMessageId,
   createAgent,
   type FileStore,
   ForkIncompleteError,
@@ -51,13 +52,15 @@ const sourceSession = async (prompts: readonly string[] = ['one', 'two', 'three'
   const path = newPath()
   const agent = echoAgent(fileStore(path))
   const messagesAt: (readonly Message[])[] = [agent.session.messages()]
+  const ids: AgentMessageId[] = []
   for (const prompt of prompts) {
-    agent.followup(prompt)
+    ids.push(agent.followup(prompt))
     await agent.whenIdle()
     messagesAt.push(agent.session.messages())
   }
+  const usage = agent.usage
   await agent.dispose()
-  return { path, messagesAt, bytes: readFileSync(path) }
+  return { path, messagesAt, ids, usage, bytes: readFileSync(path) }
 }
 
 describe('R78: forkSession', () => {
@@ -83,6 +86,11 @@ describe('R78: forkSession', () => {
 
     const fork = echoAgent(to)
     expect(fork.session.messages()).toEqual(source.messagesAt[2])
+    // The copied log is the fork's history: its prompts were delivered there, its requests used.
+    expect(await fork.outcome(source.ids[1] as AgentMessageId)).toMatchObject({ kind: 'delivered', turn: 2 })
+    await expect(fork.outcome(source.ids[2] as AgentMessageId)).rejects.toThrow(/unknown id/)
+    expect(fork.usage.requests).toBe(2)
+    expect(source.usage.requests).toBe(3)
     fork.followup('fork three')
     await fork.whenIdle()
     expect(turnStarts(fork.session.events)).toEqual([1, 2, 3])
