@@ -38,8 +38,8 @@ const CALL = 'forkSession()'
  * starts with nothing waiting. `createAgent({store: to})` then continues it as a new session, its
  * next turn numbered after the copied ones; the source is only read.
  *
- * Bad input rejects with `InvalidInputError` and changes nothing: `to` holds events or inbox
- * records, `from` is `to` (or the same session), `from` is empty, `atTurn` is not a whole number
+ * Bad input rejects with `InvalidInputError` and changes nothing: `to` holds events, inbox
+ * records or remote requests that wait (PostgreSQL), `from` is `to` (or the same session), `from` is empty, `atTurn` is not a whole number
  * from 1 or names no turn of `from` that ended. A copy the target refuses or cannot flush rejects
  * with `ForkIncompleteError`. Neither store is closed: the caller owns both.
  */
