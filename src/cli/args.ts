@@ -18,6 +18,8 @@ export type CliOptions = {
 export const USAGE = `Usage: steerable [options]
        steerable serve [options]      the same in a browser page, with the live timeline
        steerable view SESSION.jsonl   a saved session's timeline as an HTML page
+       steerable fork FROM.jsonl TO.jsonl [--turn N]   a new session from a saved one, up to
+                                      the end of turn N (steerable fork --help)
        steerable migrate --database-url URL   (steerable migrate --help)
        steerable attach NAME --database-url URL   follow and steer a session another
                                       terminal drives on PostgreSQL (steerable attach --help)

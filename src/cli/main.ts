@@ -7,6 +7,7 @@ import { runAttach } from './attachCommand.js'
 import { type DatabaseSession, openDatabaseSession } from './databaseSession.js'
 import { demoModel } from './demoModel.js'
 import { type DemoTimings, demoTools } from './demoTools.js'
+import { runFork } from './forkCommand.js'
 import { runLines } from './lines.js'
 import { runMigrate } from './migrateCommand.js'
 import { ProviderSetupError, providerModel } from './provider.js'
@@ -46,6 +47,7 @@ export const main = async (command: readonly string[], env: NodeJS.ProcessEnv): 
   if (command[0] === 'view') return runView(command.slice(1))
   if (command[0] === 'migrate') return runMigrate(command.slice(1), env, process.stdout, process.stderr)
   if (command[0] === 'attach') return runAttach(command.slice(1), env, process)
+  if (command[0] === 'fork') return runFork(command.slice(1), process.stdout, process.stderr)
   const web = command[0] === 'serve' || command.includes('--web')
   const usage = web ? SERVE_USAGE : USAGE
   let options: CliOptions
