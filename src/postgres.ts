@@ -11,6 +11,7 @@ export {
 } from './postgres/client/connectSessions.js'
 export type { RemoteApprovals } from './postgres/client/remoteDecisionCalls.js'
 export type { RemoteInboxControls } from './postgres/client/remoteEditCalls.js'
+export type { RemoteHistory } from './postgres/client/remoteHistory.js'
 export type { RemoteToolCalls } from './postgres/client/remoteToolCalls.js'
 export { type DatabaseOptions, LeaseLostError } from './postgres/db/databaseErrors.js'
 export { type MigrateResult, migrate } from './postgres/db/migrate.js'

@@ -7,6 +7,7 @@ import type { Driver } from '../runtime/driver.js'
 import type { AgentExtensions } from '../runtime/extensions.js'
 import type { AddedPromptSubmit } from '../runtime/hookSet.js'
 import { acceptRemote } from './acceptRemote.js'
+import { applyRemoteRollback } from './remoteRollback.js'
 import { checkSendPolicy } from './sendPolicy.js'
 
 /**
@@ -51,7 +52,8 @@ export class Extensions implements AgentExtensions {
    * The owner's side of a remote edit (R55, R58): it goes through the agent's own operation, so it
    * is one input of the same ordered pipeline as everything else (V3), validated again (R1, R2),
    * and decided by the agent's state when it is processed (R43–R46: an item that is no longer
-   * waiting is left alone; R25, R26 for a cancel; R62 for a decision). Called at top level, each operation returns
+   * waiting is left alone; R25, R26 for a cancel; R62 for a decision; R77 for a rollback, which
+   * waits for an idle agent). Called at top level, each operation returns
    * once its input was processed, so what it journaled is buffered when this returns. An agent
    * that stopped (disposed or released) applies nothing: the edit stays for the next owner.
    */
@@ -79,6 +81,8 @@ export class Extensions implements AgentExtensions {
         return this.#decide(edit)
       case 'cancel-call':
         return this.#cancelCall(edit)
+      case 'rollback':
+        return applyRemoteRollback(agent, this.#driver, edit)
     }
     return 'applied'
   }

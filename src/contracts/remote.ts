@@ -55,10 +55,17 @@ export type RemoteEdit =
       readonly callId: string
       readonly reason?: string
     }
+  /**
+   * `rollback(turns)` from another process (R77), applied when the agent is idle. `request` is the
+   * id of the request: more turns than the messages hold then settles it refused.
+   */
+  | { readonly kind: 'rollback'; readonly request: string; readonly turns: number }
 
 /**
  * What became of a remote edit: applied (whatever it then did); `refused`: a decision for a call
- * that was not pending (R65), or a cancel of a call that was not running (R71), settled refused
- * under its request id; or left for the next owner.
+ * that was not pending (R65), a cancel of a call that was not running (R71), or a rollback of more
+ * turns than there were (R77), settled refused under its request id; `busy`: a rollback that met
+ * work (a turn, an admission, a waking prompt), not applied, to be applied again once the agent is
+ * idle; or left for the next owner.
  */
-export type RemoteEditApplied = 'applied' | 'refused' | 'stopped'
+export type RemoteEditApplied = 'applied' | 'refused' | 'busy' | 'stopped'

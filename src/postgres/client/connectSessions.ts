@@ -22,6 +22,7 @@ import { followEvents } from './followEvents.js'
 import { followTranscript } from './followTranscript.js'
 import { type RemoteApprovals, remoteDecisionCalls } from './remoteDecisionCalls.js'
 import { type Chain, type RemoteInboxControls, remoteEditCalls } from './remoteEditCalls.js'
+import { type RemoteHistory, remoteHistory } from './remoteHistory.js'
 import { remoteOutcome } from './remoteOutcome.js'
 import { type RemoteToolCalls, remoteToolCalls } from './remoteToolCalls.js'
 import { writeRemoteSend } from './writeRemoteRequest.js'
@@ -40,7 +41,8 @@ export type ConnectSessionsOptions = DatabaseOptions & {
  */
 export type RemoteSession = RemoteInboxControls &
   RemoteApprovals &
-  RemoteToolCalls & {
+  RemoteToolCalls &
+  RemoteHistory & {
     readonly sessionId: string
     send(input: SendInput, options: SendOptions): Promise<AgentMessageId>
     followup(input: SendInput, options?: PresetOptions): Promise<AgentMessageId>
@@ -132,6 +134,7 @@ export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOpti
         ...remoteEditCalls(pool, sessionId, chain, ms),
         ...remoteDecisionCalls({ pool, hub, sessionId, ms, pollMs }, chain),
         ...remoteToolCalls({ pool, hub, sessionId, ms, pollMs }, chain),
+        ...remoteHistory({ pool, hub, sessionId, ms, pollMs }, chain),
       }
     },
     close: async () => {

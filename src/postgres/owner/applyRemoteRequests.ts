@@ -1,4 +1,4 @@
-import { Subscription } from 'rxjs'
+import { concatMap, defer, EMPTY, from, type Observable, Subscription } from 'rxjs'
 import type { Agent } from '../../contracts/agent.js'
 import type { RemoteApplied, RemoteEditApplied } from '../../contracts/remote.js'
 import { extensionsOf } from '../../runtime/extensions.js'
@@ -26,8 +26,9 @@ const tell = <A extends unknown[]>(handler: ((...args: A) => void) | undefined, 
  * they were stored) to `agent`. A send is applied under the sender's id, routed by the agent's
  * window at that moment, and journaled (an `add`, or a `settle` for a refusal), so the next owner
  * applies only what left no trace; an id the agent knows is applied once only. An edit goes
- * through the agent's own operation (remove, replace, move, promote, cancel, approve, deny),
- * decided by its state at that moment; a decision for a call that is not pending then settles
+ * through the agent's own operation (remove, replace, move, promote, cancel, approve, deny,
+ * cancelToolCall, rollback), decided by its state at that moment (a rollback waits for an idle
+ * agent, and the requests after it wait with it); a decision for a call that is not pending then settles
  * refused under its request id, and never throws. `applied` hears each result; a failed read of
  * the journal (or flush) goes to `failed`. When the store fails for good (it lost its lease, R54)
  * the agent stops driving without discarding anything (as `worker.close()` releases a session):
@@ -38,10 +39,9 @@ export const applyRemoteRequests = (
   store: PostgresSessionStore,
   handlers: RemoteRequestHandlers = {},
 ): Subscription => {
-  const applying = store.remoteRequests$.subscribe({
-    next: (request) => applyRemoteRequest(agent, store, request, handlers),
-    error: (error: unknown) => tell(handlers.failed, error),
-  })
+  const applying = store.remoteRequests$
+    .pipe(concatMap((request) => applyWhenIdle(agent, store, request, handlers)))
+    .subscribe({ error: (error: unknown) => tell(handlers.failed, error) })
   // Beside the feed, not inside it: a read of the journal that fails when the lease goes (its
   // connection ended with the others) ends the feed first, and the loss must still release the
   // agent. Inside, its teardown took this listener with it and the agent drove on, leaseless.
@@ -60,16 +60,38 @@ export const applyRemoteRequests = (
   return whole
 }
 
+/**
+ * Applies one request; a rollback that meets work (R77) is applied at the agent's next idle
+ * moment, and the requests stored after it wait for it. They must: the owner records how far it
+ * applied the edit rows as one number (`remote_applied`), so none after the rollback may count as
+ * applied before it; and a prompt stored after the rollback must not run first and be the turn it
+ * undoes. A client that wants a running turn stopped first stores its cancel before the rollback.
+ */
+const applyWhenIdle = (
+  agent: Agent,
+  store: PostgresSessionStore,
+  request: PendingRemoteRequest,
+  handlers: RemoteRequestHandlers,
+): Observable<never> =>
+  defer(() =>
+    applyRemoteRequest(agent, store, request, handlers) === 'busy'
+      ? from(agent.whenIdle()).pipe(concatMap(() => applyWhenIdle(agent, store, request, handlers)))
+      : EMPTY,
+  )
+
 /** @deprecated use applyRemoteRequests */
 export const applyRemoteSends = applyRemoteRequests
 
-/** Applies one remote request to `agent` (see `applyRemoteRequests`); call it at top level. */
+/**
+ * Applies one remote request to `agent` (see `applyRemoteRequests`); call it at top level. A
+ * rollback that met work returns `busy` having changed and noted nothing: apply it again later.
+ */
 export const applyRemoteRequest = (
   agent: Agent,
   store: PostgresSessionStore,
   request: PendingRemoteRequest,
   handlers: RemoteRequestHandlers = {},
-): void => {
+): RemoteApplied | RemoteEditApplied | undefined => {
   const flush = () => agent.session.flush().catch((error: unknown) => tell(handlers.failed, error))
   if (isPendingSend(request)) {
     const { message, options } = request.record
@@ -82,7 +104,7 @@ export const applyRemoteRequest = (
     // sender's outcome(id) can read it (an accepted send is written with the next checkpoint).
     if (result === 'refused') void flush()
     tell(handlers.applied, request, result)
-    return
+    return result
   }
   let result: RemoteEditApplied
   try {
@@ -90,8 +112,9 @@ export const applyRemoteRequest = (
   } catch (error) {
     // Never for a row read back (each is checked as the client checked the call); not noted.
     tell(handlers.failed, error)
-    return
+    return undefined
   }
+  if (result === 'busy') return result
   if (result !== 'stopped') {
     // The flush hands what the edit did (events, inbox records) to the store at once; only then
     // is the edit noted, so the checkpoint that records it as applied is one that holds what it
@@ -103,4 +126,5 @@ export const applyRemoteRequest = (
     void flushed
   }
   tell(handlers.applied, request, result)
+  return result
 }

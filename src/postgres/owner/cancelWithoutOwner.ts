@@ -18,10 +18,15 @@ const noModel: ModelAdapter = () =>
   throwError(() => new Error('a cancel with no owner never runs a turn (this is a bug in steerable)'))
 
 /**
- * Requests that need the session's real owner: a decision (an approved call must run) and a tool
- * call's cancel (a cancelled call that waited for approval lets the turn go on to the model).
+ * Requests that need the session's real owner: a decision (an approved call must run), a tool
+ * call's cancel (a cancelled call that waited for approval lets the turn go on to the model), and
+ * a rollback (it waits for the owner's idle moment, after the prompts stored before it ran).
  */
-const LEFT_FOR_A_WORKER: ReadonlySet<string> = new Set(['remote-decide', 'remote-cancel-call'])
+const LEFT_FOR_A_WORKER: ReadonlySet<string> = new Set([
+  'remote-decide',
+  'remote-cancel-call',
+  'remote-rollback',
+])
 
 /**
  * R58 with no owner: after the client stored its cancel (journal row `cancelSeq`), it tries the
@@ -34,9 +39,10 @@ const LEFT_FOR_A_WORKER: ReadonlySet<string> = new Set(['remote-decide', 'remote
  * scheduled can run: a restored waking item's deferred wake (R6) finds the agent disposing and
  * starts no turn. Requests after the cancel stay for the next owner. Returns `'applied'`.
  *
- * A decision on an approval (R65) or a tool call's cancel (R71) before the cancel is the exception:
- * an approved call must run, and this agent has no tools; a cancelled call that waited lets the
- * turn go on to a model it does not have. Then nothing is applied here (`'left'`): the request's
+ * A decision on an approval (R65), a tool call's cancel (R71) or a rollback (R77) before the cancel
+ * is the exception: an approved call must run, and this agent has no tools; a cancelled call that
+ * waited lets the turn go on to a model it does not have; a rollback counts the turns at the
+ * owner's next idle moment, after the prompts stored before it ran. Then nothing is applied here (`'left'`): the request's
  * row is waiting work, so a worker takes the session and applies it, then the cancel.
  */
 export const cancelWithoutOwner = async (

@@ -16,6 +16,7 @@ import {
   remotePromote,
   remoteRemove,
   remoteReplace,
+  remoteRollback,
 } from './remoteEditRecord.js'
 import { REMOTE_SEND_OP, type RemoteSendRecord } from './remoteSendRecord.js'
 
@@ -118,6 +119,7 @@ export const checkRemoteEdit = (sessionId: string, row: JournalRow): RemoteEditR
     else if (row.op === 'remote-decide') checkDecision(value)
     else if (row.op === 'remote-cancel-call')
       remoteCancelToolCall(value.callId, 'reason' in value ? { reason: value.reason } : undefined)
+    else if (row.op === 'remote-rollback') remoteRollback(value.turns)
     else remoteCancel(value.cause, { keepInbox: value.keepInbox })
     if (row.op === 'remote-replace' && Object.keys(message ?? {}).length !== 3)
       throw new Error('unexpected keys')

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { parseCancelToolCall, parseDecision } from '../../agent/humanInTheLoop.js'
 import { checkId } from '../../agent/inboxControl.js'
+import { checkRollbackTurns, rollbackTarget } from '../../agent/rollbackTurns.js'
 import { InvalidInputError } from '../../contracts/errors.js'
 import type {
   AgentCancelCause,
@@ -15,8 +16,9 @@ import { jsonSnapshot } from '../../messages/snapshot.js'
 import { messageOf } from '../../messages/userText.js'
 
 /**
- * An inbox edit, a cancel, an approval decision or a tool call's cancel from a process that does
- * not drive the session (R55, R58, R65, R71), as its inbox journal row holds it. Like a remote send it is a request, not an inbox record: the owner
+ * An inbox edit, a cancel, an approval decision, a tool call's cancel or a rollback from a process
+ * that does not drive the session (R55, R58, R65, R71, R77), as its inbox journal row holds it.
+ * Like a remote send it is a request, not an inbox record: the owner
  * applies it through its own operation when it reaches it in journal order. `request` is the
  * row's own id (in the row's `message_id` column), so a write retried after an unclear commit is
  * stored once. Its `op`s never collide with the owner's records (`add`, `replace`, `move`,
@@ -52,6 +54,7 @@ export type RemoteEditRecord =
       readonly callId: string
       readonly reason?: string
     }
+  | { readonly op: 'remote-rollback'; readonly request: string; readonly turns: number }
 
 /** The `op`s of remote edit rows. */
 export const REMOTE_EDIT_OPS = [
@@ -62,6 +65,7 @@ export const REMOTE_EDIT_OPS = [
   'remote-cancel',
   'remote-decide',
   'remote-cancel-call',
+  'remote-rollback',
 ] as const satisfies readonly RemoteEditRecord['op'][]
 
 export const isRemoteEditOp = (op: string): op is RemoteEditRecord['op'] =>
@@ -144,6 +148,18 @@ export const remoteCancelToolCall = (
   })
 }
 
+/** `rollback(turns)` from a client (R77): the count checked as the local call checks it. */
+export const remoteRollback = (turns: unknown): Extract<RemoteEditRecord, { op: 'remote-rollback' }> =>
+  Object.freeze({ op: 'remote-rollback', request: request(), turns: checkRollbackTurns(turns) })
+
+/**
+ * The local call's check of a rollback's count against the turns there are (`timeline`, as
+ * `session.messages()` holds them): throws its `InvalidInputError` when there are fewer.
+ */
+export const checkRollbackCount = (turns: number, timeline: readonly number[]): void => {
+  rollbackTarget(turns, timeline, true)
+}
+
 /** The edit as the owner's agent applies it (`extensionsOf(agent).applyRemoteEdit`). */
 export const editOf = (record: RemoteEditRecord): RemoteEdit => {
   switch (record.op) {
@@ -176,5 +192,7 @@ export const editOf = (record: RemoteEditRecord): RemoteEdit => {
       const { request, callId, reason } = record
       return { kind: 'cancel-call', request, callId, ...(reason === undefined ? {} : { reason }) }
     }
+    case 'remote-rollback':
+      return { kind: 'rollback', request: record.request, turns: record.turns }
   }
 }
