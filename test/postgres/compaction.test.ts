@@ -6,9 +6,11 @@
 import { filter, firstValueFrom, take, toArray } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createAgent, projectMessages } from '../../src/index.js'
+import { liveChannel } from '../../src/postgres/channels.js'
 import { connectSessions, migrate, openPostgresSession, publishEvents } from '../../src/postgres.js'
 import { scriptedModel } from '../../src/testing.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { until } from '../support/until.js'
 
 let db: TestDatabase
 beforeAll(async () => {
@@ -30,8 +32,17 @@ it('R74: a compaction on a PostgreSQL session survives the owner; a follower see
   const client = connectSessions(db.pool, { pollMs: 600_000 })
   const session = client.session('compacted-history')
   const before = agent.session.events.length
-  const transcript = firstValueFrom(session.transcript$.pipe(take(before + 1), toArray()))
   const ended = firstValueFrom(session.events$.pipe(filter((e) => e.type === 'agent/compaction/end')))
+  // Live events are not stored: only what is published once the LISTEN is in place reaches us.
+  await until(async () => {
+    const { rows } = await db.pool.query(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle' AND query = $1",
+      [`LISTEN ${liveChannel('compacted-history')}`],
+    )
+    return rows[0]?.n === 1
+  }, 'the LISTEN on the live channel')
+  // The transcript follower reads once its own LISTEN is in place, so it needs no such wait.
+  const transcript = firstValueFrom(session.transcript$.pipe(take(before + 1), toArray()))
   const result = await agent.compact({ summarize: () => 'q1 and q2 were answered' })
   expect(result.kind).toBe('compacted')
   await agent.whenIdle()
