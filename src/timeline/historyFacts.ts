@@ -6,17 +6,15 @@ import { contentText } from './shapes.js'
 export const HISTORY_EVENTS: ReadonlySet<string> = new Set(['compaction', 'rollback', 'fork'])
 
 /**
- * What a `compaction`, a `rollback` or a `fork` did to `session.messages()`, in words a view can
- * show. `seqs` is the first and last seq of the messages it replaced or removed (a summary
- * counts as the seq of its compaction), absent when there were none.
+ * What a `compaction`, a `rollback` or a `fork` did to `session.messages()`, for a view to show.
+ * A message is named by the seq of the event that wrote it (a summary: its compaction's).
  */
 export type HistoryFact =
   | {
       readonly kind: 'compaction'
-      /** How many messages the summary replaced, and how many after them it kept. */
-      readonly replaced: number
+      /** The seqs of the messages the summary replaced; how many after them it kept. */
+      readonly replaced: readonly number[]
       readonly kept: number
-      readonly seqs?: readonly [number, number]
       readonly summary: string
     }
   | {
@@ -24,9 +22,9 @@ export type HistoryFact =
       readonly toTurn: number
       /** The turns it took out of the messages, oldest first (none when they were gone already). */
       readonly undone: readonly number[]
-      readonly removed: number
-      readonly seqs?: readonly [number, number]
-      /** Messages it brought back: those a compaction after `toTurn` had replaced. */
+      /** The seqs of the messages it took out. */
+      readonly removed: readonly number[]
+      /** How many it brought back: those a compaction after `toTurn` had replaced. */
       readonly restored: number
     }
   | {
@@ -36,10 +34,6 @@ export type HistoryFact =
       /** How many events were copied from the session it was forked from (those before it). */
       readonly copied: number
     }
-
-type Seen = { readonly seq: number }
-const span = (entries: readonly Seen[]): readonly [number, number] | undefined =>
-  entries.length === 0 ? undefined : [entries[0]!.seq, entries[entries.length - 1]!.seq]
 
 /**
  * Follows a session's durable events, in `seq` order, with the same fold as `session.messages()`,
@@ -57,15 +51,9 @@ export class HistoryFacts {
     const did = this.projection.see(event)
     const copied = this.events++
     if (event.type === 'compaction') {
-      const replaced = before.filter((e) => e.seq < event.data.keptFromSeq)
-      const seqs = span(replaced)
-      return {
-        kind: 'compaction',
-        replaced: replaced.length,
-        kept: before.length - replaced.length,
-        ...(seqs ? { seqs } : {}),
-        summary: contentText(event.data.summary),
-      }
+      const replaced = before.filter((e) => e.seq < event.data.keptFromSeq).map((e) => e.seq)
+      const kept = before.length - replaced.length
+      return { kind: 'compaction', replaced, kept, summary: contentText(event.data.summary) }
     }
     if (event.type === 'rollback') {
       const { toTurn } = event.data
@@ -73,20 +61,12 @@ export class HistoryFacts {
       // summary had replaced): those it held before and not after.
       const after = this.projection.entries
       const kept = new Set(after.map((e) => e.seq))
-      const removed = before.filter((e) => !kept.has(e.seq))
+      const removed = before.filter((e) => !kept.has(e.seq)).map((e) => e.seq)
       const held = new Set(before.map((e) => e.seq))
       const restored = after.filter((e) => !held.has(e.seq)).length
-      const seqs = span(removed)
       // One naming a turn the messages do not hold (a log edited by hand) changed nothing.
       const undone = did === 'replaced' ? turns.filter((turn) => turn > toTurn) : []
-      return {
-        kind: 'rollback',
-        toTurn,
-        undone,
-        removed: removed.length,
-        ...(seqs ? { seqs } : {}),
-        restored,
-      }
+      return { kind: 'rollback', toTurn, undone, removed, restored }
     }
     if (event.type === 'fork') return { kind: 'fork', ...event.data, copied }
     return undefined

@@ -3,19 +3,23 @@ import type { LayoutBuilder } from './builder.js'
 import { type HistoryFact, HistoryFacts } from './historyFacts.js'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
-const seqRange = (seqs: readonly [number, number] | undefined) =>
-  seqs === undefined ? '' : seqs[0] === seqs[1] ? ` (seq ${seqs[0]})` : ` (seq ${seqs[0]}–${seqs[1]})`
-const turnList = (turns: readonly number[]) => `${turns.length === 1 ? 'turn' : 'turns'} ${turns.join(', ')}`
+/** ` (seq 2–38)`: the first and last seq of `seqs` (in order), or nothing for none. */
+export const seqRange = (seqs: readonly number[]): string => {
+  const [first, last] = [seqs[0], seqs[seqs.length - 1]]
+  return first === undefined ? '' : first === last ? ` (seq ${first})` : ` (seq ${first}–${last})`
+}
+export const turnList = (turns: readonly number[]): string =>
+  `${turns.length === 1 ? 'turn' : 'turns'} ${turns.join(', ')}`
 
 /** What a history event did, in a sentence: the title of its transcript mark. */
 export const historyNote = (fact: HistoryFact): string => {
   switch (fact.kind) {
     case 'compaction':
-      return `summary replaced ${plural(fact.replaced, 'message')}${seqRange(fact.seqs)}; kept ${plural(fact.kept, 'message')} after them`
+      return `summary replaced ${plural(fact.replaced.length, 'message')}${seqRange(fact.replaced)}; kept ${plural(fact.kept, 'message')} after them`
     case 'rollback':
       return fact.undone.length === 0
         ? `back to the end of turn ${fact.toTurn}: nothing left to undo`
-        : `undid ${turnList(fact.undone)}: ${plural(fact.removed, 'message')} left the conversation${seqRange(fact.seqs)}${
+        : `undid ${turnList(fact.undone)}: ${plural(fact.removed.length, 'message')} left the conversation${seqRange(fact.removed)}${
             fact.restored > 0 ? `, ${fact.restored} that a compaction had replaced came back` : ''
           }`
     case 'fork':
@@ -42,7 +46,7 @@ export const historyLayout = (b: LayoutBuilder) => {
     const info = { ...fact, event: e }
     const text =
       fact.kind === 'compaction'
-        ? `compacted ${plural(fact.replaced, 'message')}`
+        ? `compacted ${plural(fact.replaced.length, 'message')}`
         : fact.kind === 'rollback'
           ? `undid ${turnList(fact.undone)}`
           : `copied from ${fact.from}`
@@ -63,7 +67,9 @@ export const historyLayout = (b: LayoutBuilder) => {
     firstAt ??= at
     if (!fact) return undefined
     if (fact.kind === 'compaction') {
-      draw(e, fact, at, fact.seqs && atSeq.get(fact.seqs[0]), fact.seqs && atSeq.get(fact.seqs[1]))
+      const [first, last] = [fact.replaced[0], fact.replaced[fact.replaced.length - 1]]
+      const where = (seq: number | undefined) => (seq === undefined ? undefined : atSeq.get(seq))
+      draw(e, fact, at, where(first), where(last))
     } else if (fact.kind === 'rollback') {
       const turns = fact.undone.flatMap((turn) => {
         const bar = b.started(`turn:${turn}`)
