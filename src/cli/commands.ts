@@ -19,6 +19,8 @@ export type Command =
   /** A decision on the pending approval of tool call `callId` (R67). */
   | { readonly kind: 'approve'; readonly callId: string }
   | { readonly kind: 'deny'; readonly callId: string; readonly reason?: string }
+  /** `/rollback [N]`: undo the last N turns of the conversation, 1 by default (R77). */
+  | { readonly kind: 'rollback'; readonly turns: number }
   | { readonly kind: 'quit' | 'help' | 'inbox' | 'empty' }
   | { readonly kind: 'unknown'; readonly text: string }
   | { readonly kind: 'usage'; readonly text: string }
@@ -26,10 +28,14 @@ export type Command =
 
 /** The commands, for `/help` in both modes. */
 export const COMMANDS_HELP =
-  '/queue text · /steer text · !text (steer and cut the answer being written) · /inject text · /cancel [keep] · /cancel-tool N|ID · /inbox · /promote N · /drop N · /move N M · /approve ID · /deny ID [reason] · /quit'
+  '/queue text · /steer text · !text (steer and cut the answer being written) · /inject text · /cancel [keep] · /cancel-tool N|ID · /inbox · /promote N · /drop N · /move N M · /approve ID · /deny ID [reason] · /rollback [N] · /quit'
 /** What the numbers mean, for `/help`. */
 export const NUMBERS_HELP =
   'N is the number of a waiting item as /inbox lists it: the queue first (the order it runs in), then staged steering and context. /promote N steers queued item N into the running turn (or runs it next while idle); /move N M makes it item M.'
+
+/** What `/rollback` does, for `/help`. */
+export const HISTORY_HELP =
+  '/rollback N undoes the last N turns of the conversation (1 without N) while idle: the model no longer sees them; the log keeps them, and turn numbers go on.'
 
 /** How a pending approval is answered, for `/help`. */
 export const APPROVAL_HELP =
@@ -40,7 +46,8 @@ const number = (word: string | undefined): number | undefined =>
 
 /**
  * `/queue text` (or `/followup text`), `/steer text`, `/inject text`, `/cancel [keep]`, `/inbox`,
- * `/promote N`, `/drop N`, `/move N M`, `/approve ID`, `/deny ID [reason]`, `/quit`, `/help`, or
+ * `/promote N`, `/drop N`, `/move N M`, `/approve ID`, `/deny ID [reason]`, `/rollback [N]`,
+ * `/quit`, `/help`, or
  * plain text. While a call waits for approval (`approving`), `y`, `n` and `n <reason>` answer it.
  */
 export const parseCommand = (line: string, approving = false): Command => {
@@ -79,6 +86,12 @@ export const parseCommand = (line: string, approving = false): Command => {
             kind: 'usage',
             text: 'usage: /cancel-tool N|ID (a running tool call: its number in the list, or its id)',
           }
+    case 'rollback':
+      return rest.length === 0
+        ? { kind: 'rollback', turns: 1 }
+        : n !== undefined && rest.length === 1
+          ? { kind: 'rollback', turns: n }
+          : { kind: 'usage', text: 'usage: /rollback [N] (undo the last N turns, 1 without N)' }
     case 'approve':
       return rest.length === 1 && rest[0]
         ? { kind: 'approve', callId: rest[0] }
@@ -167,11 +180,15 @@ const run = (agent: Agent, command: Command, context: CommandContext): CommandRe
       const lines = inboxLines(agent.inbox, { columns: 200, limit: Number.POSITIVE_INFINITY })
       return say(...(lines.length > 0 ? lines : ['nothing is waiting']))
     }
+    case 'rollback':
+      // Its `rollback` event prints what it did; a refusal (busy, too many turns) is the line.
+      agent.rollback(command.turns)
+      return say()
     case 'yes':
     case 'no':
       return say(...answerApproval(agent, command))
     case 'help':
-      return say(COMMANDS_HELP, NUMBERS_HELP, APPROVAL_HELP)
+      return say(COMMANDS_HELP, NUMBERS_HELP, HISTORY_HELP, APPROVAL_HELP)
     case 'unknown':
       return say(`unknown command: ${command.text} (try /help)`)
     case 'usage':

@@ -1,4 +1,4 @@
-import type { AgentEvent, SessionEvent } from '../contracts/events.js'
+import type { AgentEvent, SessionEvent, SessionEventOf } from '../contracts/events.js'
 import type { AgentMessage, ContentBlock } from '../contracts/messages.js'
 import { isHumanPrompt } from '../index.js'
 import { errorText } from '../messages/errorText.js'
@@ -47,6 +47,10 @@ export const formatDurable = (event: SessionEvent, style: Style): string | undef
       return decisionLine(event.data, style)
     case 'budget/pause':
       return budgetLine(event.data, style)
+    case 'compaction':
+    case 'rollback':
+    case 'fork':
+      return style.dim(historyLine(event))
     case 'turn/end':
       return event.data.reason.kind === 'completed'
         ? undefined
@@ -54,6 +58,22 @@ export const formatDurable = (event: SessionEvent, style: Style): string | undef
     default:
       return undefined
   }
+}
+
+/** A summary longer than this is cut in its line: the log keeps all of it. */
+const SUMMARY_CHARS = 300
+
+/** What a compaction, a rollback or a fork did to the conversation (R74, R77, R78). */
+const historyLine = (event: SessionEventOf<'compaction' | 'rollback' | 'fork'>): string => {
+  if (event.type === 'fork')
+    return `(forked from session ${event.data.from} at the end of turn ${event.data.atTurn})`
+  if (event.type === 'rollback')
+    return event.data.toTurn === 0
+      ? '(rolled back to before the first turn)'
+      : `(rolled back to the end of turn ${event.data.toTurn})`
+  const summary = textOf(event.data.summary)
+  const cut = summary.length > SUMMARY_CHARS ? `${summary.slice(0, SUMMARY_CHARS - 1)}…` : summary
+  return `(compacted: the messages before event ${event.data.keptFromSeq} are now a summary) ${cut}`
 }
 
 /** A live event as a line: errors always, the rest only with `--events`. */

@@ -45,7 +45,8 @@ const pausedAtEnd = (agent: Agent): string | undefined => {
  * became of each message sent (`✓ ran as turn 2`, `✓ steered into 1.2`, `✗ dropped (removed)`).
  * When a tool call waits for approval, `y`, `n` and `n <reason>` answer it (R67); such a line read
  * while the turn still runs waits until the turn pauses or ends, as a person would wait for the
- * question. Resolves once input ended (or `/quit`) and the agent is idle, or paused.
+ * question. A `/rollback N` read while a turn runs waits for it to end too. Resolves once input
+ * ended (or `/quit`) and the agent is idle, or paused.
  */
 export const runLines = async (
   agent: Agent,
@@ -86,6 +87,8 @@ export const runLines = async (
     if (parseAnswer(line) && agent.status === 'running') await idleOrPaused(agent)
     const command = parseCommand(line, askedApproval(agent) !== undefined)
     if (command.kind === 'empty') continue
+    // A script undoes a turn once it ran, as a person waits for the answer before undoing it.
+    if (command.kind === 'rollback' && agent.status === 'running') await idleOrPaused(agent)
     lines++
     if (command.kind === 'quit') break
     const { lines: said, sent } = runCommand(agent, command, { running })

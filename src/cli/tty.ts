@@ -8,6 +8,7 @@ import { LiveRegion } from './liveRegion.js'
 import { type Edited, QueueEditor } from './queueEditor.js'
 import { Receipts } from './receipts.js'
 import { RunningTools } from './runningTools.js'
+import { usageText } from './usageText.js'
 
 const SPINNER = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏'
 type Key = { readonly name?: string; readonly ctrl?: boolean; readonly meta?: boolean }
@@ -43,6 +44,7 @@ export const runTty = (
     let frame = 0
     let notice = ''
     let quitting = false
+    let tokens = ''
 
     const hint = () => {
       if (editor.id !== undefined) return 'Enter saves in place · Esc cancels the edit · Up/Down another item'
@@ -57,7 +59,7 @@ export const runTty = (
     const render = () => {
       const spin = agent.status === 'running' && thinking ? `${SPINNER[frame % SPINNER.length]} ` : ''
       const counts = [`queued ${inbox.queue.length}`, `staged ${inbox.outbox.length}`]
-      const parts = [agent.status, position, ...counts].filter(Boolean)
+      const parts = [agent.status, position, ...counts, tokens].filter(Boolean)
       const columns = io.output.columns || 80
       const list = inboxLines(inbox, { columns, limit: 8, ...(editor.id ? { editing: editor.id } : {}) })
       const prompt = editor.id === undefined ? '›' : `edit ${editor.number} ›`
@@ -89,6 +91,10 @@ export const runTty = (
       if (event.type === 'assistant/message' || event.type === 'turn/end') partial = ''
       if (event.type === 'tool/call') thinking = true
       print(formatDurable(event, COLORS))
+      render()
+    })
+    agent.usage$.subscribe((usage) => {
+      tokens = usageText(usage)
       render()
     })
     agent.inbox$.subscribe((next) => {

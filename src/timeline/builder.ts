@@ -31,6 +31,8 @@ export const layoutBuilder = (count: number) => {
     number[]
   >
   const open = new Map<string, Bar>()
+  /** The last bar started under each key, open or closed: a rollback marks the turns it undid. */
+  const started = new Map<string, Bar>()
   /** Each message's bar, by id: where its landing arrow starts. */
   const bars = new Map<string, Bar>()
   /** Where each prompt was claimed (its `dequeue`): the start of its turn's acceptance window. */
@@ -50,6 +52,7 @@ export const layoutBuilder = (count: number) => {
     infoOf: (bar: Bar) => infos[bar.info]!,
     bar: (id: string) => bars.get(id),
     opened: (key: string) => open.get(key),
+    started: (key: string) => started.get(key),
     start: (spec: BarSpec): Bar => {
       const row = rowFor(spec.lane, spec.at, spec.row)
       const { lane, at, cls, text, id } = spec
@@ -67,6 +70,7 @@ export const layoutBuilder = (count: number) => {
       }
       shapes.push(bar)
       open.set(spec.key, bar)
+      started.set(spec.key, bar)
       if (id) bars.set(id, bar)
       return bar
     },

@@ -10,7 +10,7 @@ export const layoutDurable = (b: LayoutBuilder, e: SessionEvent, at: number, tex
     lane: 'transcript',
     row: 0,
     at,
-    cls: `durable ${e.type.replace('/', '-')}`,
+    cls: `durable ${e.type.replace('/', '-')}${cutOrCancelled(e)}`,
     text,
     info: { seq: e.seq, event: e },
   })
@@ -47,7 +47,11 @@ export const layoutDurable = (b: LayoutBuilder, e: SessionEvent, at: number, tex
       info: { turn, step, events: [e] },
     })
   } else if (e.type === 'step/end') {
-    b.close(`step:${e.data.turn}.${e.data.step}`, at, { endedAtSeq: e.seq })
+    const bar = b.close(`step:${e.data.turn}.${e.data.step}`, at, { endedAtSeq: e.seq })
+    if (bar && e.data.interrupted) {
+      bar.cls = 'step cut'
+      bar.text += ' cut'
+    }
   } else if (e.type === 'assistant/message' || e.type === 'tool/call') {
     // A tool runs from the moment the model asked for it (its block in the assistant message);
     // the durable `tool/call` comes with its result, after the tool ran.
@@ -70,8 +74,20 @@ export const layoutDurable = (b: LayoutBuilder, e: SessionEvent, at: number, tex
   } else if (e.type === 'tool/result') {
     const result = e.data.result
     const bar = b.close(`tool:${result.toolCallId}`, at, { result })
-    if (bar && result.isError) bar.cls = 'tool error'
+    if (bar && result.code === 'CANCELLED') {
+      bar.cls = 'tool error cancelled'
+      bar.text += ' (cancelled)'
+    } else if (bar && result.isError) bar.cls = 'tool error'
   }
+}
+
+/**
+ * The mark's extra class: ` cut` for the message and the step end of a step an interrupting steer
+ * cut (R68), ` cancelled` for the result of a call `cancelToolCall` cancelled (R71).
+ */
+const cutOrCancelled = (e: SessionEvent): string => {
+  if ((e.type === 'assistant/message' || e.type === 'step/end') && e.data.interrupted) return ' cut'
+  return e.type === 'tool/result' && e.data.result.code === 'CANCELLED' ? ' cancelled' : ''
 }
 
 /** Lays out one record of a file store's inbox journal: what still waited, or how it settled. */

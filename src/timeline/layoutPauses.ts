@@ -4,7 +4,8 @@ import type { TimelineEntry } from './types.js'
 
 /**
  * The approvals lane (R61–R67, R80): a bar per call that needed approval, from its
- * `approval/request` to its `approval/decision` (green approved, red denied), or to its
+ * `approval/request` to its `approval/decision` (green approved, red denied or cancelled by
+ * `cancelToolCall`), or to its
  * `tool/result` when a cancel aborted it undecided; open while it still waits. A budget pause is a
  * bar from its `budget/pause` to the turn's next step or its end. The step, tool and turn events
  * that close a bar here are laid out on their own lanes as well; the live events of a pause are
@@ -16,11 +17,13 @@ export const layoutPauseDurable = (b: LayoutBuilder, e: SessionEvent, at: number
     const info = { request: e.data, outcome: 'waits for a decision', events: [e] }
     b.start({ key: `approval:${callId}`, lane: 'approvals', at, cls: 'approval', text: `${name}?`, info })
   } else if (e.type === 'approval/decision') {
-    const { callId, decision, reason } = e.data
-    const bar = b.close(`approval:${callId}`, at, { outcome: decision, decision: e.data })
+    const { callId, decision, reason, cancelled } = e.data
+    // `cancelToolCall` settled a waiting call (R71): denied, but nobody decided it.
+    const outcome = cancelled ? 'cancelled' : decision
+    const bar = b.close(`approval:${callId}`, at, { outcome, decision: e.data })
     if (bar) {
-      bar.cls = `approval ${decision}`
-      bar.text = `${bar.text.replace(/\?$/, '')}: ${decision}${reason ? ` (${reason})` : ''}`
+      bar.cls = cancelled ? 'approval aborted' : `approval ${decision}`
+      bar.text = `${bar.text.replace(/\?$/, '')}: ${outcome}${reason ? ` (${reason})` : ''}`
       ;(b.infoOf(bar).events as unknown[]).push(e)
     } else {
       // A decision whose request the record does not hold (a log cut before it).

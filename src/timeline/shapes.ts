@@ -2,18 +2,27 @@ import type { ContentBlock } from '../contracts/messages.js'
 import { label } from '../testing/label.js'
 import type { TimelineEntry } from './types.js'
 
-export type LaneName = 'inbox' | 'turns' | 'steps' | 'tools' | 'approvals' | 'transcript' | 'status'
+export type LaneName =
+  | 'inbox'
+  | 'turns'
+  | 'steps'
+  | 'tools'
+  | 'approvals'
+  | 'history'
+  | 'transcript'
+  | 'status'
 export const LANES: readonly LaneName[] = [
   'inbox',
   'turns',
   'steps',
   'tools',
   'approvals',
+  'history',
   'transcript',
   'status',
 ]
-/** Lanes drawn only when something is on them: most sessions never pause. */
-export const OPTIONAL_LANES: ReadonlySet<LaneName> = new Set(['approvals'])
+/** Lanes drawn only when something is on them: most sessions never pause, compact or roll back. */
+export const OPTIONAL_LANES: ReadonlySet<LaneName> = new Set(['approvals', 'history'])
 
 /** A bar from one entry to another (`open`: not ended when the record ends). */
 export type Bar = {

@@ -1,3 +1,4 @@
+import { HISTORY_EVENTS } from './historyFacts.js'
 import { entryLabel } from './shapes.js'
 import type { TimelineEntry, TimelineRecord } from './types.js'
 
@@ -19,6 +20,11 @@ export type Marbles = {
    * `budget/pause`), on the timeline's frames; `''` when there were none.
    */
   readonly approvals: string
+  /**
+   * The history lane: `compaction`, `rollback` and `fork` (R74, R77, R78), on the timeline's
+   * frames; `''` when there were none.
+   */
+  readonly history: string
   /** Letter → label, as the `values` of `expectEvents` / `expectTranscript` / `expectTimeline`. */
   readonly values: Readonly<Record<string, string>>
   /** All of it as text for a bug report or a marble spec. */
@@ -68,13 +74,15 @@ export const toMarbles = (record: TimelineRecord, options: MarblesOptions = {}):
   const transcript = diagram((e) => e.stream === 'transcript')
   const timeline = diagram(() => true)
   const approvals = diagram((e) => e.stream === 'transcript' && PAUSE_EVENTS.has(e.event.type))
+  const history = diagram((e) => e.stream === 'transcript' && HISTORY_EVENTS.has(e.event.type))
   const legend = Object.entries(values)
     .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
     .join(', ')
-  // A run that never paused reads as before: the lane's line only when something is on it.
-  const lane = approvals === '' ? '' : `\napprovals:  '${approvals}'`
-  const text = `events:     '${events}'\ntranscript: '${transcript}'\ntimeline:   '${timeline}'${lane}\nvalues:     { ${legend} }`
-  return { events, transcript, timeline, approvals, values, text }
+  // A run that never paused (or compacted …) reads as before: a lane's line only when something is on it.
+  const lane = (name: string, line: string) => (line === '' ? '' : `\n${`${name}:`.padEnd(12)}'${line}'`)
+  const lanes = `${lane('approvals', approvals)}${lane('history', history)}`
+  const text = `events:     '${events}'\ntranscript: '${transcript}'\ntimeline:   '${timeline}'${lanes}\nvalues:     { ${legend} }`
+  return { events, transcript, timeline, approvals, history, values, text }
 }
 
 /**

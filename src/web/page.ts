@@ -19,6 +19,10 @@ main{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,1fr);gap:14px;pad
 #transcript li{margin:4px 0;padding:5px 8px;border-radius:6px;background:#f1f3f4;white-space:pre-wrap}
 #transcript li .who{font-weight:600;margin-right:6px}
 #transcript li.steering-message{background:#fff3e0}#transcript li.assistant-message{background:#e8f5e9}
+#transcript li.compaction,#transcript li.rollback,#transcript li.fork{background:#ede7f6;border-left:3px solid #4527a0}
+#transcript li.rollback{border-left-color:#ad1457}#transcript li.fork{border-left-color:#00838f}
+#transcript li.rolled-back{opacity:.5;text-decoration:line-through}
+#transcript details{margin-top:4px}#transcript details summary{cursor:pointer;color:#4527a0}
 #composer{display:flex;gap:6px;flex-wrap:wrap}#prompt{flex:1;min-width:200px;padding:6px}
 #inbox{padding-left:18px}#inbox li{margin:4px 0}#inbox .placement{color:#777;margin-right:6px}
 #inbox button{font-size:11px;margin-left:3px}#error{color:#c62828;min-height:1.2em}
