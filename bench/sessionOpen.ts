@@ -15,39 +15,13 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { firstValueFrom, from } from 'rxjs'
-import type { SessionEvent } from '../src/index.js'
 import { childArgs, childDone, inChild } from './lib/children.js'
+import { turnEvents } from './lib/longHistory.js'
 import { appendTo, collect, median, progress, type Row, report } from './lib/report.js'
 
 const EVENTS = 120_000
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 type Measure = 'open' | 'agent' | 'floor'
-
-/** The six events of one short turn, as the agent writes them. */
-const turnEvents = (turn: number, seq: number): SessionEvent[] => [
-  { seq, type: 'turn/start', data: { turn, trigger: { kind: 'message', source: { kind: 'user' } } } },
-  {
-    seq: seq + 1,
-    type: 'user/message',
-    data: {
-      content: [{ type: 'text', text: `question number ${turn}, asked by the user` }],
-      source: { kind: 'user' },
-    },
-  },
-  { seq: seq + 2, type: 'step/start', data: { turn, step: 1 } },
-  {
-    seq: seq + 3,
-    type: 'assistant/message',
-    data: {
-      turn,
-      step: 1,
-      content: [{ type: 'text', text: `answer number ${turn}, a short line of text from the model.` }],
-      usage: { inputTokens: 12, outputTokens: 34 },
-    },
-  },
-  { seq: seq + 4, type: 'step/end', data: { turn, step: 1 } },
-  { seq: seq + 5, type: 'turn/end', data: { turn, reason: { kind: 'completed' } } },
-]
 
 const child = async (measure: Measure, path: string): Promise<number> => {
   const { steerable } = await import('./lib/built.js')

@@ -25,6 +25,11 @@ export class SessionView implements AgentSession {
   }
 
   flush(): Promise<void> {
-    return firstValueFrom(flushTranscript(this.#transcript, this.#store), { defaultValue: undefined })
+    // A microtask later: a send made inside a delivery (from a subscriber of events$, say) has
+    // been processed by then (it waited in the trampoline), so its journal record is handed over
+    // with this flush and an accepted send is durable when it resolves (R52).
+    return Promise.resolve().then(() =>
+      firstValueFrom(flushTranscript(this.#transcript, this.#store), { defaultValue: undefined }),
+    )
   }
 }
