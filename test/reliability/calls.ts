@@ -182,6 +182,8 @@ export const makeCalls = (
       case 'whenIdle':
         return watch(log, `whenIdle() from ${origin} at t=${scheduler.now()}`, a.whenIdle())
       case 'compact':
+        if (origin === 'reaction') log.compactTriggers.add(log.timeline.length - 1)
+        return history(op, origin)
       case 'rollback':
         return history(op, origin)
       default:

@@ -168,6 +168,8 @@ export type Log = {
   weirdResults: number
   /** Timeline positions of events on which a reaction called `retry()` (it may open a turn). */
   readonly retryTriggers: Set<number>
+  /** Timeline positions of events on which a reaction called `compact()` (it may open the window at once, R74). */
+  readonly compactTriggers: Set<number>
   /** The `cancel-requested` event of each effective top-level cancel, and its keepInbox. */
   readonly topCancels: Map<AgentEvent, boolean>
   /** Timeline positions of `cancel(…, {keepInbox: true})` and interrupting sends, from anywhere. */
@@ -210,6 +212,7 @@ export const newLog = (): Log => ({
   keepInboxAt: [],
   topCancels: new Map(),
   retryTriggers: new Set(),
+  compactTriggers: new Set(),
   promises: [],
   timeline: [],
   live: [],

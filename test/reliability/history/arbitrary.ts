@@ -73,9 +73,24 @@ const historyOpArb: fc.Arbitrary<Op> = fc.oneof(
  */
 const historyStepArb: fc.Arbitrary<Step> = fc.record({ t: fc.integer({ min: 0, max: 45 }), op: historyOpArb })
 
-/** Subscribers of the compaction events: a cancel, a send or another compact() as one starts or ends. */
+/**
+ * Subscribers of the compaction events (a cancel, a send or another compact() as one starts or
+ * ends), and compact() from subscribers of turn and inbox events, reentrant.
+ */
 const compactionReactionArb: fc.Arbitrary<Reaction> = fc.record({
-  on: fc.constantFrom(...COMPACTION_EVENTS),
+  on: fc.oneof(
+    w(3, fc.constantFrom(...COMPACTION_EVENTS)),
+    w(
+      1,
+      fc.constantFrom(
+        'turn/end' as const,
+        'settled' as const,
+        'idle' as const,
+        'running' as const,
+        'enqueue' as const,
+      ),
+    ),
+  ),
   nth: fc.integer({ min: 1, max: 2 }),
   op: fc.oneof(w(3, cancelArb), w(3, sendArb), w(2, compactArb)),
 })
@@ -99,7 +114,7 @@ export const historyScheduleArb: fc.Arbitrary<Schedule> = fc
   .record({
     plan: planArb,
     steps: fc.array(historyStepArb, { minLength: 1, maxLength: 10 }),
-    reactions: fc.array(compactionReactionArb, { maxLength: 2 }),
+    reactions: fc.array(compactionReactionArb, { maxLength: 3 }),
     summaries: fc.array(summaryArb, { minLength: 1, maxLength: 4 }),
     autoCompaction: fc.option(autoArb, { nil: null, freq: 2 }),
     answers: fc.array(answerArb, { maxLength: 6 }),
