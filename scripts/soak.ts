@@ -4,10 +4,12 @@
  * schedules (RELIABILITY_RUNS overrides), in batches of at most 10,000, each batch with its own
  * seed, and prints `soak: N runs passed`. Then the approvals property (V9, test/reliability/
  * approvals/, whose regressions are replayed with the others) runs 10,000 schedules the same way
- * (APPROVAL_RUNS overrides) and prints `soak: N approval runs passed`. A failing random run
- * prints fast-check's report (seed, path, the shrunk schedule as a script and the broken
- * invariants) and stops the soak; any failure exits with code 1. A regression that still fails (a
- * bug not fixed yet) does not stop the random runs: they look for the next one.
+ * (APPROVAL_RUNS overrides) and prints `soak: N approval runs passed`; then the history property
+ * (R74–R77, test/reliability/history/) 10,000 times (HISTORY_RUNS overrides), printing
+ * `soak: N history runs passed`. A failing random run prints fast-check's report (seed, path, the
+ * shrunk schedule as a script and the broken invariants) and stops the soak; any failure exits
+ * with code 1. A regression that still fails (a bug not fixed yet) does not stop the random runs:
+ * they look for the next one.
  */
 import fc from 'fast-check'
 import {
@@ -16,11 +18,14 @@ import {
   checkApprovalSchedule,
 } from '../test/reliability/approvals/property.js'
 import { APPROVAL_REGRESSIONS } from '../test/reliability/approvals/regressions.js'
+import { historyParameters, historyProperty } from '../test/reliability/history/property.js'
+import { HISTORY_REGRESSIONS } from '../test/reliability/history/regressions.js'
 import { checkSchedule, reliabilityParameters, reliabilityProperty } from '../test/reliability/model.js'
 import { REGRESSIONS } from '../test/reliability/regressions.js'
 
 const total = Number(process.env.RELIABILITY_RUNS ?? 100_000)
 const approvalTotal = Number(process.env.APPROVAL_RUNS ?? 10_000)
+const historyTotal = Number(process.env.HISTORY_RUNS ?? 10_000)
 const BATCH = 10_000
 
 const replayRegressions = async (): Promise<number> => {
@@ -32,6 +37,7 @@ const replayRegressions = async (): Promise<number> => {
       name,
       check: () => checkApprovalSchedule(schedule),
     })),
+    ...HISTORY_REGRESSIONS.map(({ name, schedule }) => ({ name, check: () => checkSchedule(schedule) })),
   ]
   for (const { name, check } of replays) {
     try {
@@ -84,6 +90,10 @@ const main = async (): Promise<void> => {
     fc.check(approvalProperty(), approvalParameters(numRuns, seed)),
   )
   console.log(`soak: ${approvals} approval runs passed`)
+  const history = await soak('history ', historyTotal, (numRuns, seed) =>
+    fc.check(historyProperty(), historyParameters(numRuns, seed)),
+  )
+  console.log(`soak: ${history} history runs passed`)
   if (failedRegressions > 0) {
     console.error(`soak: ${failedRegressions} regressions fail`)
     process.exit(1)

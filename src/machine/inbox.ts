@@ -37,7 +37,9 @@ export const remove = (r: Reduction, { id }: InputOf<'remove'>): void => {
   if (entry.kind === 'steering') discard(r, [entry.message], 'removed')
   else r.settle(id, { kind: 'discarded', reason: 'removed' })
   // Context left without steering while nothing runs is appended now, as a cancel would (R13, V1).
-  if (!activeWork(r.state) && settleContexts(r)) r.effect({ kind: 'persist' })
+  // A running compaction appends nothing before its summary (R75): the context waits for its end.
+  const running = activeWork(r.state) || r.state.activity?.kind === 'compaction'
+  if (!running && settleContexts(r)) r.effect({ kind: 'persist' })
   if (claim && entry.kind === 'steering' && found.index < claim.inherited) settleInherited(r)
 }
 

@@ -1,5 +1,6 @@
 /** Table tests of `compaction.ts`: the compaction phase between turns (R74–R76). */
 import { describe, it } from 'vitest'
+import type { AgentMessageId } from '../../src/index.js'
 import type { Compacting } from '../../src/machine/state.js'
 import {
   betweenTurns,
@@ -111,6 +112,13 @@ describe('compaction: begin, join, end (R74, R76)', () => {
       queueSend('s1', 'next-step', true),
       ['enqueue(s1,steering)'],
       { outbox: [S('s1')] },
+    ],
+    [
+      'R75: removing staged steering while it runs keeps the context staged: nothing reaches the log before the summary',
+      compacting({ outbox: [S('s1'), C('c1')] }),
+      { type: 'remove', id: 's1' as AgentMessageId },
+      ['discard:removed(s1)'],
+      { outbox: [C('c1')] },
     ],
     [
       'R76: a turn whose last request passed the threshold makes one due',

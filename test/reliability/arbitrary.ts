@@ -24,7 +24,7 @@ const delay = fc.integer({ min: 0, max: 4 })
 const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary })
 
 /** Sends, plain or with a busy policy (R47) or a turn guard (R49). */
-const sendArb: fc.Arbitrary<SendOp> = fc.oneof(
+export const sendArb: fc.Arbitrary<SendOp> = fc.oneof(
   w(10, fc.constant({ kind: 'followup' as const })),
   w(8, fc.constant({ kind: 'steer' as const })),
   w(6, fc.constant({ kind: 'inject' as const })),

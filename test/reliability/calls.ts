@@ -6,13 +6,16 @@
  */
 import type { TestScheduler } from 'rxjs/testing'
 import { type Agent, AgentBusyError, AgentDisposedError } from '../../src/index.js'
+import { compacting } from './history/phases.js'
 import { type CancelCall, describeError, type Log, type Origin, watch } from './log.js'
 import {
   type CancelCallOp,
+  type CompactOp,
   type ControlOp,
   isControl,
   type Op,
   type ReactionOn,
+  type RollbackOp,
   type SendKind,
 } from './schedule.js'
 import { makeSend } from './sendCall.js'
@@ -48,6 +51,8 @@ export const makeCalls = (
   staging: Staging,
   /** How many tool calls the reply to request `k` (1-based) asks for. */
   callsOf: (k: number) => number,
+  /** `compact()` and `rollback()` (history/calls.ts). */
+  history: (op: CompactOp | RollbackOp, origin: Origin) => void,
 ) => {
   const disposed = () => log.completed.events
   const disposeCalled = (): 'none' | 'top' | 'reaction' =>
@@ -74,7 +79,8 @@ export const makeCalls = (
       origin,
       position: log.timeline.length,
       topLevel: log.topLevel,
-      window: a.acceptsNextStep,
+      // R46: "open" is for an admission or a turn; a compaction's window is for neither (R74).
+      window: a.acceptsNextStep && !compacting(log, log.timeline.length),
       status,
       disposeCalled: log.disposeCalls.length > 0,
       finished: disposed(),
@@ -175,6 +181,11 @@ export const makeCalls = (
         return watch(log, `dispose() from ${origin}`, a.dispose())
       case 'whenIdle':
         return watch(log, `whenIdle() from ${origin} at t=${scheduler.now()}`, a.whenIdle())
+      case 'compact':
+        if (origin === 'reaction') log.compactTriggers.add(log.timeline.length - 1)
+        return history(op, origin)
+      case 'rollback':
+        return history(op, origin)
       default:
         return send(op.kind, text, origin, on, op)
     }

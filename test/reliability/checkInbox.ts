@@ -103,10 +103,12 @@ export const checkInbox = (log: Log): string[] => {
     if (u + st > 1) p(`V8: ${tag} is in the transcript ${u + st} times`)
     const list = history.get(id) ?? []
     // R19, R6: subscribers of turn/end, settled and idle see the window closed (unless a
-    // subscriber of the same event called retry() first, which opens a retry turn at once).
+    // subscriber of the same event called retry() first, which opens a retry turn at once, or
+    // compact(), whose compaction opens the window at once while idle, R74).
     const closed =
       (s.on === 'turn/end' || s.on === 'settled' || s.on === 'idle') &&
-      !log.retryTriggers.has(s.trigger ?? -1)
+      !log.retryTriggers.has(s.trigger ?? -1) &&
+      !log.compactTriggers.has(s.trigger ?? -1)
     if (s.kind === 'inject') {
       const removed = log.controls.some((c) => c.kind === 'remove' && c.id === id && c.error === undefined)
       if (closed && !outside.has(id)) p(`R19/R4: ${tag} (on ${s.on}) was not appended outside a turn`)

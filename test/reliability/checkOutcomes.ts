@@ -11,7 +11,9 @@
  * - discarded ⇔ exactly one `discard` naming the id, with that reason (a withdrawn staged
  *   context has no event: it is discarded `removed` after a remove named it, V8);
  * - blocked ⇔ claimed (dequeued from the queue), never in the transcript, not discarded;
- * - one fate only: appended at most once, and never both appended and discarded.
+ * - one fate only: appended at most once, and never both appended and discarded;
+ * - R77: asked after the run, a delivery a later rollback undid says `rolledBack: true`; asked
+ *   at the send, it may have settled before that rollback, without the mark.
  */
 import { isDeepStrictEqual } from 'node:util'
 import type { AgentEvent, Outcome, SessionEvent } from '../../src/index.js'
@@ -47,8 +49,44 @@ const stepOf = (durable: readonly SessionEvent[], index: number, turn: number): 
   return undefined
 }
 
-/** What the logs say became of `id`, or why they say nothing consistent. */
+/**
+ * R77: a message delivered in turn t was rolled back when a later `rollback` went back to before
+ * t; one delivered outside a turn, when a later `rollback` went back to the end of a turn that
+ * ended before it (or to before any turn).
+ */
+const rolledBack = (durable: readonly SessionEvent[], at: number, turn: number | undefined): boolean => {
+  let before = 0
+  for (const e of durable.slice(0, at)) if (e.type === 'turn/end') before = e.data.turn
+  return durable
+    .slice(at + 1)
+    .some(
+      (e) => e.type === 'rollback' && (turn === undefined ? e.data.toTurn <= before : e.data.toTurn < turn),
+    )
+}
+
+/** A delivered fate, marked `rolledBack` when a later rollback undid it (R77). */
+const marked = (durable: readonly SessionEvent[], at: number, fate: Outcome): Outcome =>
+  fate.kind === 'delivered' && rolledBack(durable, at, 'turn' in fate ? fate.turn : undefined)
+    ? { ...fate, rolledBack: true }
+    : fate
+
+/** The fate as it was before any rollback: what an outcome settled before one says. */
+const unmarked = (fate: Outcome): Outcome => {
+  if (fate.kind !== 'delivered' || !fate.rolledBack) return fate
+  const { rolledBack: _, ...rest } = fate
+  return rest as Outcome
+}
+
+/** What the logs say became of `id` (as asked after the run), or why they say nothing consistent. */
 const fateOf = (log: Log, id: string): Outcome | string => {
+  const fate = deliveredOrNot(log, id)
+  const at = log.durable.findIndex(
+    (e) => (e.type === 'user/message' || e.type === 'steering/message') && e.data.id === id,
+  )
+  return typeof fate === 'string' || at < 0 ? fate : marked(log.durable, at, fate)
+}
+
+const deliveredOrNot = (log: Log, id: string): Outcome | string => {
   const durable = log.durable
   const appended = (e: SessionEvent) =>
     (e.type === 'user/message' || e.type === 'steering/message') && e.data.id === id
@@ -121,7 +159,8 @@ export const checkOutcomes = (log: Log, late: ReadonlyMap<string, Asked>): strin
     }
     const outcome = early?.settled
     if (!outcome) continue
-    if (end?.settled && !same(outcome, end.settled))
+    // R77: asked before a rollback, it may have settled before it too (then without rolledBack).
+    if (end?.settled && !same(unmarked(outcome), unmarked(end.settled)))
       p(`settled ${show(outcome)} at first, then ${show(end.settled)}`)
     const fate = fateOf(log, id)
     if (typeof fate === 'string') {
@@ -132,7 +171,10 @@ export const checkOutcomes = (log: Log, late: ReadonlyMap<string, Asked>): strin
       if (outcome.kind !== 'blocked') p(`outcome ${show(outcome)}, but it was claimed and never admitted`)
       continue
     }
-    if (!same(outcome, fate)) p(`outcome ${show(outcome)}, the logs say ${show(fate)}`)
+    if (!same(outcome, fate) && !same(outcome, unmarked(fate)))
+      p(`outcome ${show(outcome)}, the logs say ${show(fate)}`)
+    if (end?.settled && !same(end.settled, fate))
+      p(`R77: outcome asked after dispose() ${show(end.settled)}, the logs say ${show(fate)}`)
   }
   return problems
 }

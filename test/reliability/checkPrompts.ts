@@ -88,7 +88,10 @@ export const checkPrompts = (log: Log, schedule: Schedule): string[] => {
   }
   // R13: a promptSubmit that throws or decides nonsense at once is reported (step 0); a failing
   // stream may be cut short by a cancel.
-  const failedAdmissions = log.live.filter((e) => e.type === 'agent/error' && e.step === 0).length
+  // A failed compaction's agent/error (step 0 too) comes right before its compaction/end (R75).
+  const failedAdmissions = log.live.filter(
+    (e, i) => e.type === 'agent/error' && e.step === 0 && log.live[i + 1]?.type !== 'agent/compaction/end',
+  ).length
   const sure = log.prompts.filter((r) => r.plan.kind === 'throw' || r.plan.kind === 'invalid').length
   const possible = sure + log.prompts.filter((r) => r.plan.kind === 'error').length
   if (failedAdmissions < sure || failedAdmissions > possible)
@@ -152,14 +155,16 @@ const checkBlock = (
     if (got.join() !== contexts.join())
       p(`additional contexts [${got}] after the prompt, expected [${contexts}]`)
   }
-  // Context is inherited without steering only after a cancel that kept the inbox (R26); else it
-  // was appended when the window closed (R13, V1, and before idle).
+  // Context is inherited without steering only after a cancel that kept the inbox (R26), or when
+  // it was sent during a compaction right before this turn (R75); else it was appended when the
+  // window closed (R13, V1, and before idle).
   const prefix = block.slice(0, Math.max(at, 0))
   if (
     admitted &&
     prefix.some((e) => e.type === 'user/message') &&
     !prefix.some((e) => e.type === 'steering/message') &&
-    !log.keepInboxAt.some((x) => x < position)
+    !log.keepInboxAt.some((x) => x < position) &&
+    !compactedBefore(log, position)
   )
     p('inherits context without steering, though no cancel kept the inbox (R13/V1: it is appended at once)')
   const watermark = admitted ? (log.dequeueWatermark.get(admitted.id) ?? '') : ''
@@ -201,4 +206,14 @@ const checkBlock = (
     if (i > at && before) p(`seq ${e.seq} (${id}) was staged before the claim but comes after the prompt`)
   })
   return problems
+}
+
+/** A compaction ended after the last turn before `position` (R75: the next turn inherits what waited). */
+const compactedBefore = (log: Log, position: number): boolean => {
+  for (let i = position - 1; i >= 0; i--) {
+    const x = log.timeline[i]
+    if (x && 'durable' in x && x.durable.type === 'turn/end') return false
+    if (x && 'live' in x && x.live.type === 'agent/compaction/end') return true
+  }
+  return false
 }

@@ -12,6 +12,7 @@
  */
 import { AgentBusyError, AgentDisposedError, InboxFullError, TurnMismatchError } from '../../src/index.js'
 import { claimPhases } from './claimPhases.js'
+import { compacting } from './history/phases.js'
 import { describeError, type Log, type SendAttempt } from './log.js'
 
 type Result = 'accepted' | 'TurnMismatchError' | 'AgentBusyError' | 'InboxFullError' | 'AgentDisposedError'
@@ -29,7 +30,12 @@ const resultOf = (a: SendAttempt): Result | string => {
 export const checkRefusals = (log: Log, maxQueued: number | null): string[] => {
   const problems: string[] = []
   const phases = claimPhases(log)
-  for (const a of log.attempts) {
+  for (const made of log.attempts) {
+    // A compaction seen only afterwards (a subscriber of its `running`): its window is for no turn.
+    const a =
+      made.window && !made.compacting && compacting(log, made.position)
+        ? { ...made, compacting: true, windowTurn: null }
+        : made
     const options = [
       ...(a.options.ifBusy ? [`ifBusy: ${a.options.ifBusy}`] : []),
       ...(a.options.turn !== undefined ? [`turn: ${a.options.turn}`] : []),
@@ -70,8 +76,10 @@ const expected = (
   // is steering, unaffected).
   const queued = a.kind === 'followup' || a.kind === 'parked' || (a.kind === 'steer' && !a.window)
   if (a.options.ifBusy === 'reject' && queued) {
-    const busy = a.window || a.waking > 0 || a.pendingWaking > 0 || (a.topLevel && a.wakeCertain)
-    const free = !a.window && a.waking === 0 && a.pendingWaking === 0 && !a.wakeCertain && !a.wakeMaybe
+    // A compaction is neither an admission nor a turn: its open window does not make the agent busy.
+    const active = a.window && !a.compacting
+    const busy = active || a.waking > 0 || a.pendingWaking > 0 || (a.topLevel && a.wakeCertain)
+    const free = !active && a.waking === 0 && a.pendingWaking === 0 && !a.wakeCertain && !a.wakeMaybe
     why.push(
       `${a.waking} waking queued, ${a.pendingWaking} waking sends pending, wake ${a.wakeCertain ? 'scheduled' : a.wakeMaybe ? 'maybe scheduled' : 'not scheduled'}`,
     )

@@ -44,7 +44,9 @@ export const checkTurns = (log: Log): string[] => {
     }
     const e = entry.durable
     const where = `seq ${e.seq} ${e.type}`
-    if (e.type !== 'user/message' && status !== 'running') p(`R9: ${where} while ${status}`)
+    // R77: a rollback is written only while idle; a context may be appended while idle (R4).
+    if (e.type === 'rollback' ? status !== 'idle' : e.type !== 'user/message' && status !== 'running')
+      p(`R9: ${where} while ${status}`)
     switch (e.type) {
       case 'turn/start':
         if (turn !== undefined) p(`R7: ${where} ${e.data.turn} inside turn ${turn}`)

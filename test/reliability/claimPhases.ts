@@ -33,9 +33,12 @@ export const claimPhases = (log: Log): ClaimPhase[] => {
         // A retry while idle publishes `running` and opens its turn in the same breath (R24).
         const next = log.timeline[at + 1]
         const retry = next && 'durable' in next && next.durable.type === 'turn/start'
-        phase = e.status === 'running' && !retry ? { kind: 'opening' } : NONE
+        // A compaction opens the window with `running` too, and claims nothing (R74).
+        const compaction = next && 'live' in next && next.live.type === 'agent/compaction/start'
+        phase = e.status === 'running' && !retry && !compaction ? { kind: 'opening' } : NONE
         head = fold.queue[0]?.message.id
-      } else if (e.type === 'agent/cancel-requested' && phase.kind !== 'none')
+      } else if (e.type === 'agent/compaction/start' || e.type === 'agent/compaction/end') phase = NONE
+      else if (e.type === 'agent/cancel-requested' && phase.kind !== 'none')
         phase = { kind: 'aborted', headWaits: true }
       else if (e.type === 'agent/inbox/dequeue' && phase.kind === 'opening') {
         const next = log.timeline[at + 1]

@@ -1,5 +1,6 @@
 /** What a reliability run records besides the agent's own streams: calls, hook runs, problems. */
 import type { AgentEvent, AgentStatus, InboxSnapshot, Outcome, SessionEvent } from '../../src/index.js'
+import { type HistoryLog, newHistoryLog } from './history/log.js'
 import type { Admission, ControlKind, HookPlan, SendKind } from './schedule.js'
 
 /** A step whose model request streams (`step/start` written, no `finish` yet): a cut would end it. */
@@ -48,6 +49,8 @@ export type SendAttempt = {
   readonly window: boolean
   /** The turn whose window is open (an admission counts), `null` while it is closed. */
   readonly windowTurn: number | null
+  /** A compaction runs (R74): the window is open for no turn, and the agent is not busy (R47). */
+  readonly compacting: boolean
   /** The last turn the transcript opened (0 before the first). */
   readonly lastTurn: number
   readonly status: AgentStatus
@@ -82,6 +85,7 @@ export type ControlCall = {
   readonly origin: Origin
   readonly position: number
   readonly topLevel: boolean
+  /** The window is open for an admission or a turn (R46): not a compaction's (R74). */
   readonly window: boolean
   readonly status: AgentStatus
   /** `dispose()` was called before; the agent had finished (its streams completed). */
@@ -164,6 +168,8 @@ export type Log = {
   weirdResults: number
   /** Timeline positions of events on which a reaction called `retry()` (it may open a turn). */
   readonly retryTriggers: Set<number>
+  /** Timeline positions of events on which a reaction called `compact()` (it may open the window at once, R74). */
+  readonly compactTriggers: Set<number>
   /** The `cancel-requested` event of each effective top-level cancel, and its keepInbox. */
   readonly topCancels: Map<AgentEvent, boolean>
   /** Timeline positions of `cancel(…, {keepInbox: true})` and interrupting sends, from anywhere. */
@@ -175,6 +181,8 @@ export type Log = {
   /** Errors of `inboxConservation()` / `statusAlternation()` (R30, R31) or of the streams. */
   readonly streamErrors: unknown[]
   completed: { events: boolean; transcript: boolean }
+  /** Summariser, `compact()` and `rollback()` calls (history schedules, R74–R77). */
+  readonly history: HistoryLog
 }
 
 export const newLog = (): Log => ({
@@ -204,12 +212,14 @@ export const newLog = (): Log => ({
   keepInboxAt: [],
   topCancels: new Map(),
   retryTriggers: new Set(),
+  compactTriggers: new Set(),
   promises: [],
   timeline: [],
   live: [],
   durable: [],
   streamErrors: [],
   completed: { events: false, transcript: false },
+  history: newHistoryLog(),
 })
 
 /** Records how `promise` settles, as `what`. */

@@ -28,6 +28,10 @@
  * - R6 / R13b / R19 / R24–R27: what top-level calls and subscribers of turn/end, settled, idle
  *   and cancel-requested may and may not change; V2 after `dispose()`.
  * - R37: the transcript replays (`createAgent({history})`) into identical `session.messages()`.
+ * - R38 / R74 / R77: `session.messages()` equals the reference projection (referenceMessages.ts),
+ *   written from the contract apart from the library's fold.
+ * - R74–R77 (history schedules, history/): compaction phases, what the summariser was given,
+ *   `compact()` results, rollbacks accepted or refused, automatic compaction.
  *
  * A failure throws with the problems and the labelled timeline; fast-check prints the shrunk
  * schedule as a script (`Schedule[fc.toStringMethod]`). The schedules in regressions.ts run as tests of
@@ -48,7 +52,10 @@ import { checkRefusals } from './checkRefusals.js'
 import { checkSteps } from './checkSteps.js'
 import { checkToolCalls } from './checkToolCalls.js'
 import { checkTurns } from './checkTurns.js'
+import { checkAutoCompaction, checkCompactCalls, checkRollbacks } from './history/checkCalls.js'
+import { checkCompactions } from './history/checkCompactions.js'
 import { describeError } from './log.js'
+import { referenceMessages } from './referenceMessages.js'
 import { runSchedule } from './run.js'
 import type { Schedule } from './schedule.js'
 
@@ -89,6 +96,10 @@ export const problemsOf = async (schedule: Schedule): Promise<{ problems: string
     ...checkGuards(log),
     ...checkToolCalls(log),
     ...checkCuts(log),
+    ...checkCompactions(log),
+    ...checkCompactCalls(log),
+    ...checkRollbacks(log),
+    ...checkAutoCompaction(log, schedule.plan.autoCompaction),
   ]
   if (!(unknown instanceof InvalidInputError))
     problems.push(`R42: outcome() of an id never returned settled with ${describeError(unknown)}`)
@@ -101,6 +112,11 @@ export const problemsOf = async (schedule: Schedule): Promise<{ problems: string
   } catch (error) {
     problems.push(`R35: the transcript cannot be written as JSON: ${describeError(error)}`)
   }
+  // R38, R74, R77: the messages as the contract states them, folded independently of the library.
+  if (!isDeepStrictEqual(agent.session.messages(), referenceMessages(events)))
+    problems.push(
+      `R38/R74/R77: session.messages() ${JSON.stringify(agent.session.messages())} differs from the reference ${JSON.stringify(referenceMessages(events))}`,
+    )
   const replay = createAgent({ model: scriptedModel([]), history: events })
   if (!isDeepStrictEqual(replay.session.messages(), agent.session.messages()))
     problems.push('R37/R38: the transcript does not replay into the same session.messages()')

@@ -104,7 +104,12 @@ export const after = <T>(env: Env, d: number, value: T): T | Observable<T> =>
 export const failAfter = (env: Env, d: number, message: string): Observable<never> =>
   env.cold(`${'-'.repeat(d)}#`, undefined, env.thrown(message))
 
-const replyOf = (env: Env, reply: Reply, n: number): ScriptedReply => {
+const replyOf = (
+  env: Env,
+  reply: Reply,
+  n: number,
+  usage?: (n: number) => { inputTokens: number; outputTokens: number },
+): ScriptedReply => {
   const { cold, log } = env
   switch (reply.kind) {
     case 'hang':
@@ -133,7 +138,7 @@ const replyOf = (env: Env, reply: Reply, n: number): ScriptedReply => {
         events.push({ type: 'tool-call', id: `c${n}.${j + 1}`, name, arguments: args })
       })
       if (reply.finish !== 'none') {
-        events.push({ type: 'finish', reason: reply.finish })
+        events.push({ type: 'finish', reason: reply.finish, ...(usage ? { usage: usage(n) } : {}) })
         if (reply.trailing) events.push({ type: 'text', text: 'ignored' })
       }
       let marble = ''
@@ -153,8 +158,16 @@ const replyOf = (env: Env, reply: Reply, n: number): ScriptedReply => {
   }
 }
 
+/**
+ * R73, R76: when the agent compacts by itself, each answer's `finish` reports usage, its prompt
+ * growing with the request number, so that some turns cross the threshold and some do not.
+ */
 export const buildModel = (env: Env, plan: Plan): ScriptedModel =>
-  scriptedModel(plan.replies.map((reply, i) => replyOf(env, reply, i + 1)))
+  scriptedModel(
+    plan.replies.map((reply, i) => replyOf(env, reply, i + 1, plan.autoCompaction ? usageOf : undefined)),
+  )
+
+const usageOf = (n: number) => ({ inputTokens: 10 * n, outputTokens: n })
 
 const parameters = z.object({ d: z.number().int().min(0) })
 type Args = z.infer<typeof parameters>

@@ -29,6 +29,10 @@ export const liveKey = (e: AgentEvent): ReactionOn | undefined => {
       return 'tool-start'
     case 'agent/stream/delta':
       return 'delta'
+    case 'agent/compaction/start':
+      return 'compaction-start'
+    case 'agent/compaction/end':
+      return 'compaction-end'
     default:
       return undefined
   }

@@ -40,6 +40,9 @@ export const record = (agent: Agent, log: Log, scheduler: TestScheduler): Readon
       // An effective cancel aborts a claim that has not dequeued yet (R14): the next claim opens
       // without a `running` event, and what came before its dequeue is its inherited prefix.
       if (event.type === 'agent/cancel-requested') claimMark = undefined
+      // A compaction opens the window with `running` (R74); the claim after it opens without
+      // one, and what was sent during the compaction is its inherited prefix (R75, R12).
+      if (event.type === 'agent/compaction/end') claimMark = undefined
       if (event.type === 'agent/inbox/dequeue') {
         const { id } = event.message
         if (!steering.delete(id)) held = { id, ...(claimMark ?? { maxId: log.maxId, position }) }

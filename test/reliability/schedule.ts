@@ -54,10 +54,20 @@ export type CancelCallOp = {
   readonly pick: number
   readonly reason: boolean
 }
+/**
+ * R74: `compact()`; `keepLastTurns` absent: the agent's default. `own`: with the run's summariser
+ * as `options.summarize`, else the agent's own (its `compaction.summarize`, set whenever the run
+ * compacts by itself, so the model is never asked for a summary and its replies stay the steps').
+ */
+export type CompactOp = { readonly kind: 'compact'; readonly keepLastTurns?: number; readonly own: boolean }
+/** R77: `rollback(turns)`; 0 is input it must refuse (InvalidInputError). */
+export type RollbackOp = { readonly kind: 'rollback'; readonly turns: number }
 export type Op =
   | SendOp
   | ControlOp
   | CancelCallOp
+  | CompactOp
+  | RollbackOp
   | { readonly kind: 'cancel'; readonly cause: 'user' | 'parent'; readonly keepInbox: boolean }
   | { readonly kind: 'retry' | 'dispose' | 'whenIdle' }
 /** A top-level call at virtual frame `t`. */
@@ -123,6 +133,18 @@ export type Admission =
   | { readonly kind: 'throw' | 'invalid' }
   | { readonly kind: 'hang'; readonly onAbort: 'never' | 'error' | 'allow' }
 export type HookPlan = { readonly kind: 'ok'; readonly d: number } | { readonly kind: 'throw' | 'hang' }
+/**
+ * What one summariser call does (R74, R75), cyclic over the run's calls: answers after `d`
+ * frames as a string, as text blocks, or as two streamed pieces; throws at the call; errors
+ * after `d` frames; answers '' or a block that is not text; or never answers (only a cancel or
+ * `dispose()` ends it).
+ */
+export type SummaryPlan =
+  | { readonly kind: 'ok'; readonly d: number; readonly as: 'string' | 'blocks' | 'pieces' }
+  | { readonly kind: 'error' | 'empty' | 'nonText'; readonly d: number }
+  | { readonly kind: 'throw' | 'hang' }
+/** R76: `createAgent({compaction: {whenInputTokensExceed, keepLastTurns?, summarize}})`. */
+export type AutoCompaction = { readonly whenInputTokensExceed: number; readonly keepLastTurns?: number }
 export type RequestErrorPlan = { readonly retry: boolean; readonly d: number }
 
 export const REACTION_EVENTS = [
@@ -148,7 +170,9 @@ export const REACTION_EVENTS = [
   'tool-start',
   'delta',
 ] as const
-export type ReactionOn = (typeof REACTION_EVENTS)[number]
+/** Live: a compaction starts or ends (R74, R75); only history schedules react to them. */
+export const COMPACTION_EVENTS = ['compaction-start', 'compaction-end'] as const
+export type ReactionOn = (typeof REACTION_EVENTS)[number] | (typeof COMPACTION_EVENTS)[number]
 /** What a subscriber calls: any call of the script but `whenIdle()`. */
 export type ReactionOp = Exclude<Op, { readonly kind: 'whenIdle' }>
 /** A subscriber that calls `op` while the `nth` event of kind `on` is being delivered. */
@@ -168,6 +192,10 @@ export type Plan = {
   readonly thrown: readonly Thrown[]
   /** `createAgent({maxQueued})` (R48); `null`: unbounded. */
   readonly maxQueued: number | null
+  /** History schedules only (history/arbitrary.ts): the summariser's calls, cyclic (R74, R75). */
+  readonly summaries?: readonly SummaryPlan[]
+  /** History schedules only: the agent compacts by itself (R76); its model reports usage. */
+  readonly autoCompaction?: AutoCompaction | null
 }
 
 /** The text a send carries starts with its kind's letter; a replace's new text with `x`. */

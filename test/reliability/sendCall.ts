@@ -6,6 +6,7 @@
  */
 import type { Agent, Outcome, SessionEvent } from '../../src/index.js'
 import type { CallContext } from './calls.js'
+import { compacting } from './history/phases.js'
 import type { Origin, SendOptionsUsed } from './log.js'
 import type { ReactionOn, SendKind, SendOp, TurnPick } from './schedule.js'
 import { streamingStep } from './streaming.js'
@@ -62,7 +63,9 @@ export const makeSend = (ctx: CallContext) => {
     // The window's turn, from the transcript so far: no single step of the agent closes one turn
     // and opens the next window (the next move comes after the call stack, R13b), so while the
     // window is open it is the open turn, or the next turn number during an admission.
-    const windowTurn = window ? (openTurnOf(log.durable) ?? lastTurn + 1) : null
+    // During a compaction the window is open for no turn (R74, R49): a guarded steer is refused.
+    const inCompaction = compacting(log, log.timeline.length)
+    const windowTurn = window && !inCompaction ? (openTurnOf(log.durable) ?? lastTurn + 1) : null
     const options: SendOptionsUsed = {
       ...(op?.ifBusy ? { ifBusy: op.ifBusy } : {}),
       ...(op?.turn ? { turn: turnFor(op.turn, windowTurn ?? lastTurn + 1) } : {}),
@@ -90,6 +93,7 @@ export const makeSend = (ctx: CallContext) => {
       topLevel: log.topLevel,
       window,
       windowTurn,
+      compacting: inCompaction,
       lastTurn,
       status: a.status,
       queue: inbox.queue.length,

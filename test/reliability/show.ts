@@ -1,5 +1,5 @@
 /** A reliability schedule printed as a readable script (what fast-check shows for a counterexample). */
-import type { Admission, HookPlan, Op, Reply, Schedule } from './schedule.js'
+import type { Admission, HookPlan, Op, Reply, Schedule, SummaryPlan } from './schedule.js'
 
 export const showSchedule = (schedule: Schedule): string => {
   const { plan } = schedule
@@ -18,6 +18,11 @@ export const showSchedule = (schedule: Schedule): string => {
   )
   cyclic('thrown values', plan.thrown)
   if (plan.maxQueued !== null) lines.push(`  createAgent({maxQueued: ${plan.maxQueued}})`)
+  if (plan.summaries) cyclic('summariser', plan.summaries.map(showSummary))
+  if (plan.autoCompaction)
+    lines.push(
+      `  createAgent({compaction: {whenInputTokensExceed: ${plan.autoCompaction.whenInputTokensExceed}${plan.autoCompaction.keepLastTurns === undefined ? '' : `, keepLastTurns: ${plan.autoCompaction.keepLastTurns}`}}}) (request k reports inputTokens 10k)`,
+    )
   plan.reactions.forEach((r, i) => {
     lines.push(`  reaction: on ${ordinal(r.nth)} ${r.on} → ${showOp(r.op, schedule.reactionText(i, r.op))}`)
   })
@@ -41,6 +46,15 @@ export const showOp = (op: Op, text: string): string => {
       return `${op.kind}(id #-${op.pick})`
     case 'move':
       return `move(id #-${op.pick}, ${op.index ?? 0})`
+    case 'compact': {
+      const options = [
+        ...(op.keepLastTurns === undefined ? [] : [`keepLastTurns: ${op.keepLastTurns}`]),
+        ...(op.own ? ['summarize'] : []),
+      ]
+      return `compact(${options.length ? `{${options.join(', ')}}` : ''})`
+    }
+    case 'rollback':
+      return `rollback(${op.turns})`
     case 'cancelCall':
       return `cancelToolCall(${op.among === 'unknown' ? 'unknown id' : `${op.among} call #-${op.pick}`}${op.reason ? ', {reason}' : ''})`
     case 'replace':
@@ -86,3 +100,14 @@ const showAdmission = (a: Admission): string => {
   }
 }
 const showHook = (h: HookPlan): string => (h.kind === 'ok' ? `ok(d=${h.d})` : h.kind)
+const showSummary = (s: SummaryPlan): string => {
+  switch (s.kind) {
+    case 'ok':
+      return `${s.as}(d=${s.d})`
+    case 'throw':
+    case 'hang':
+      return s.kind
+    default:
+      return `${s.kind}(d=${s.d})`
+  }
+}

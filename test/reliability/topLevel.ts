@@ -41,7 +41,8 @@ export const judgeTopLevel = (
     if (op.keepInbox && after !== before) log.problems.push('R26: cancel(keepInbox) changed what is pending')
   }
   // R71: cancelling the last open call of a batch may end its step, and so its turn, at once.
-  if (op.kind === 'cancelCall') return
+  // R74: compact() while idle starts the compaction at once (`running`, the window open).
+  if (op.kind === 'cancelCall' || op.kind === 'compact') return
   if (agent.status !== status)
     log.problems.push(`R6/R13b: ${op.kind}() changed the status to ${agent.status}`)
   if (!window && agent.acceptsNextStep) log.problems.push(`R6: ${op.kind}() opened the window synchronously`)

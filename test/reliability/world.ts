@@ -6,6 +6,8 @@ import type { TestScheduler } from 'rxjs/testing'
 import { openAgent } from '../../src/agent/createAgent.js'
 import type { Agent, SessionStore } from '../../src/index.js'
 import { makeCalls, type Staging } from './calls.js'
+import { makeHistoryCalls } from './history/calls.js'
+import { buildSummarizer } from './history/summarizer.js'
 import { buildHooks } from './hooks.js'
 import { type Log, newLog } from './log.js'
 import { buildModel, buildTools, type Env, thrownValue } from './parts.js'
@@ -44,7 +46,11 @@ export const buildWorld = (schedule: Schedule, scheduler: TestScheduler, made: W
     const reply = plan.replies[k - 1]
     return reply?.kind === 'stream' ? reply.calls.length : 0
   }
-  const { call, send } = makeCalls(log, theAgent, scheduler, staging, callsOf)
+  let history: ReturnType<typeof makeHistoryCalls> | undefined
+  const { call, send } = makeCalls(log, theAgent, scheduler, staging, callsOf, (op, origin) => {
+    if (op.kind === 'compact') history?.compact(op, origin)
+    else if (origin === 'step') history?.rollback(op)
+  })
 
   let throws = 0
   const thrown = (message: string): unknown =>
@@ -58,7 +64,22 @@ export const buildWorld = (schedule: Schedule, scheduler: TestScheduler, made: W
     send,
     thrown,
   }
+  // R74, R76: a history schedule's agent summarises with the run's summariser (never its model).
+  const summarize = buildSummarizer(env, plan.summaries ?? [])
+  history = makeHistoryCalls(log, theAgent, summarize)
+  const auto = plan.autoCompaction ?? undefined
+  const compaction =
+    plan.summaries === undefined
+      ? {}
+      : {
+          compaction: {
+            summarize,
+            ...(auto ? { whenInputTokensExceed: auto.whenInputTokensExceed } : {}),
+            ...(auto?.keepLastTurns === undefined ? {} : { keepLastTurns: auto.keepLastTurns }),
+          },
+        }
   const options = {
+    ...compaction,
     model: buildModel(env, plan),
     tools: buildTools(env),
     hooks: buildHooks(env, plan),
