@@ -39,6 +39,7 @@ const scripts: readonly { readonly name: string; readonly rows: boolean }[] = [
   { name: 'sessionOpen', rows: true },
   { name: 'approvals', rows: false },
   { name: 'interrupt', rows: false },
+  { name: 'textStream', rows: false },
   { name: 'fileStore', rows: false },
   { name: 'postgresStore', rows: false },
   { name: 'postgresRemote', rows: false },

@@ -1,5 +1,6 @@
 import { Observable } from 'rxjs'
 import type { StepText } from '../contracts/agent.js'
+import type { StreamDeltaEvent } from '../contracts/events.js'
 import type { DeliveryState } from '../machine/state.js'
 import type { Driver } from '../runtime/driver.js'
 
@@ -9,8 +10,9 @@ import type { Driver } from '../runtime/driver.js'
  * `''`. A subscriber that joins while a step streams gets that step's text so far at once (the
  * reducer keeps it), then each delta: deltas themselves are live only.
  *
- * Linear in the deltas: one string `+=` (a rope in V8, never copied per delta) and one small
- * object per delta; nothing is re-joined.
+ * Linear in the deltas: nothing is re-joined. While the step's text is one block (no reasoning
+ * between its deltas), the text is the reducer's own string, so a long answer is held once, not
+ * twice; otherwise a string `+` (a rope in V8, never copied per delta). One small object per delta.
  *
  * ```text
  * deltas:  -a-b----c-|     a = (1.1,'Hel'), b = (1.1,'lo'), c = (1.2,'Bye')
@@ -32,13 +34,26 @@ export const textStream = <A>(driver: Driver<A>): Observable<StepText> =>
           step = e.step
           text = ''
         }
-        text += e.text
+        text = textAfter(driver.state(), e, text)
         subscriber.next({ turn, step, text })
       },
       error: (error: unknown) => subscriber.error(error),
       complete: () => subscriber.complete(),
     })
   })
+
+/**
+ * The step's text after delta `e`: the reducer's string when its draft ends in a text block that
+ * holds all of it (its length says so), else the text before and the delta.
+ */
+const textAfter = (s: DeliveryState, e: StreamDeltaEvent, before: string): string => {
+  const a = s.activity
+  if (a?.kind === 'turn' && a.turn === e.turn && a.step === e.step) {
+    const last = a.draft.content[a.draft.content.length - 1]
+    if (last?.type === 'text' && last.text.length === before.length + e.text.length) return last.text
+  }
+  return before + e.text
+}
 
 /** The text the running step has streamed so far, when a step streams and some text came. */
 const streamingText = (s: DeliveryState): StepText | undefined => {
