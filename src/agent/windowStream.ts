@@ -9,10 +9,9 @@ import type { Driver } from '../runtime/driver.js'
  * first. Completes when the agent's pipeline ends.
  *
  * ```text
- * followup('hi'):  -f--------------------
- * events:          -(erd)-----------(xi)
- * transcript:      -(tup)------(ae)(n)     n = turn/end
- * window$:         F(T)--------------(F)   T before r (running), F before n
+ * followup('hi'):       -f
+ * window$ with events:  c(qordtup)-(aeCnxi)   c, C: closed; o: open; r: running; n: turn/end
+ *                       (marbles/reactiveHandles.spec.ts has the whole legend)
  * ```
  */
 export const windowStream = <A>(driver: Driver<A>): Observable<boolean> =>

@@ -123,6 +123,22 @@ describe('R82: text$', () => {
     ])
   })
 
+  it('R82: text on both sides of a reasoning block joins into one text', async () => {
+    const events: ModelEvent[] = [
+      { type: 'text', text: 'A' },
+      { type: 'reasoning', text: 'r' },
+      { type: 'text', text: 'B' },
+      { type: 'text', text: 'C' },
+      { type: 'finish', reason: 'stop' },
+    ]
+    const agent = createAgent({ model: scriptedModel([from(events)]) })
+    const texts: string[] = []
+    agent.text$.subscribe((t) => texts.push(t.text))
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(texts).toEqual(['A', 'AB', 'ABC'])
+  })
+
   it('R82: a subscriber that joins while a step streams gets its text so far at once', async () => {
     const reply = held('Hel')
     const agent = createAgent({ model: scriptedModel([reply.reply]) })
