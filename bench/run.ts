@@ -40,6 +40,7 @@ const scripts: readonly { readonly name: string; readonly rows: boolean }[] = [
   { name: 'approvals', rows: false },
   { name: 'interrupt', rows: false },
   { name: 'compaction', rows: false },
+  { name: 'textStream', rows: false },
   { name: 'fileStore', rows: false },
   { name: 'postgresStore', rows: false },
   { name: 'postgresRemote', rows: false },

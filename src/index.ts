@@ -5,6 +5,7 @@ export type {
   CancelToolCallOptions,
   DecisionOptions,
   PendingApproval,
+  StepText,
 } from './contracts/agent.js'
 export type { AgentOptions, Budget } from './contracts/agentOptions.js'
 export {
@@ -16,6 +17,7 @@ export {
   type InputIssue,
   InvalidInputError,
   InvariantViolation,
+  MessageNotDeliveredError,
   TurnMismatchError,
 } from './contracts/errors.js'
 export type {
@@ -133,11 +135,10 @@ export { goalState } from './operators/goalState.js'
 export { inboxConservation } from './operators/inboxConservation.js'
 export { inboxView, inboxViewStep } from './operators/inboxView.js'
 export { ofType } from './operators/ofType.js'
+export { type SendPreset, sendTo } from './operators/sendTo.js'
 export { statusAlternation } from './operators/statusAlternation.js'
 export { surfaceMessages } from './operators/surfaceMessages.js'
 export { MalformedModelEventError } from './runtime/parseModelEvent.js'
-export { splitSends } from './runtime/splitSends.js'
-export { trampoline } from './runtime/trampoline.js'
 export { type FileStore, fileStore } from './session/fileStore.js'
 export { ForkIncompleteError } from './session/forkIncompleteError.js'
 export { type ForkOptions, type ForkResult, forkSession } from './session/forkSession.js'

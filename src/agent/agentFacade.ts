@@ -5,6 +5,7 @@ import type {
   CancelToolCallOptions,
   DecisionOptions,
   PendingApproval,
+  StepText,
 } from '../contracts/agent.js'
 import type { CompactOptions } from '../contracts/compaction.js'
 import { AgentBusyError, AgentDisposedError, ApprovalNotPendingError } from '../contracts/errors.js'
@@ -49,10 +50,13 @@ import { ApprovalsView } from './approvalsView.js'
 import { checkCompact, nextCompactionEnd } from './compactHistory.js'
 import { parseCancelToolCall, parseDecision, parseRaise } from './humanInTheLoop.js'
 import { moveCommand, promoteCommand, removeCommand, replaceCommand } from './inboxControl.js'
+import { replyStream } from './replyStream.js'
 import { rollbackTarget } from './rollbackTurns.js'
 import { checkSendPolicy } from './sendPolicy.js'
 import { SessionView } from './sessionView.js'
+import { textStream } from './textStream.js'
 import { usageStream } from './usageStream.js'
+import { windowStream } from './windowStream.js'
 
 /**
  * The agent `createAgent` returns: a thin class over its `Driver`. Every method lives on the
@@ -100,6 +104,23 @@ export class AgentFacade implements Agent {
 
   get acceptsNextStep(): boolean {
     return selectAcceptsNextStep(this.#driver.state())
+  }
+
+  // The reactive handles (R82) are made when read, not kept: a field each would cost every agent.
+  get window$(): Observable<boolean> {
+    return windowStream(this.#driver)
+  }
+
+  get text$(): Observable<StepText> {
+    return textStream(this.#driver)
+  }
+
+  reply$(id: AgentMessageId): Observable<SessionEvent> {
+    return replyStream(this.#driver, id)
+  }
+
+  outcome$(id: AgentMessageId): Observable<Outcome> {
+    return defer(() => this.outcome(id))
   }
 
   send(input: SendInput, options: SendOptions): AgentMessageId {

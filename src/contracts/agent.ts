@@ -210,7 +210,39 @@ export type Agent = {
    * changes nothing) for an id that is unknown or already has its result.
    */
   cancelToolCall(callId: string, options?: CancelToolCallOptions): boolean
+  /**
+   * `acceptsNextStep` as a stream (R82): the current value on subscribe, then each change, in the
+   * order of the events that changed it: it opens before a claim's `running` and closes right
+   * before the `turn/end` it closes for. Completes when the agent ends.
+   *
+   * @example agent.window$.subscribe((open) => (steerButton.disabled = !open))
+   */
+  readonly window$: Observable<boolean>
+  /**
+   * The text of the step being streamed, accumulated (R82): each emission is the whole text of
+   * that step so far; a new step starts from `''`. Joining while a step streams gives its text so
+   * far at once. Only `text` deltas count (not reasoning).
+   *
+   * @example agent.text$.subscribe(({ text }) => (answer.textContent = text))
+   */
+  readonly text$: Observable<StepText>
+  /**
+   * The durable events of the turn message `id` opened (a followup) or entered (a steer, or
+   * context staged into a running turn), from its `turn/start` (or its own `steering/message` or
+   * `user/message`) to that turn's `turn/end`; then it completes (R82). Context appended while no
+   * turn runs gives its one `user/message`. Replays what already happened. Errors with
+   * `MessageNotDeliveredError` (`.outcome`) when the message was discarded, blocked or refused,
+   * and with `InvalidInputError` for an id this agent never returned.
+   *
+   * @example agent.reply$(agent.followup('hi')).pipe(ofType('assistant/message')).subscribe(show)
+   */
+  reply$(id: AgentMessageId): Observable<SessionEvent>
+  /** `outcome(id)` as an Observable of one value (R82); errors as `outcome(id)` rejects. */
+  outcome$(id: AgentMessageId): Observable<Outcome>
 }
+
+/** What `agent.text$` emits: the text streamed so far by step `step` of turn `turn`. */
+export type StepText = { readonly turn: number; readonly step: number; readonly text: string }
 
 /** The options of `cancelToolCall`: why, as the model will read it. */
 export type CancelToolCallOptions = { readonly reason?: string }

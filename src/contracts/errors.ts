@@ -1,5 +1,7 @@
 /** Typed errors of the public surface. Each message says how to fix the call. */
 
+import type { Outcome } from './inbox.js'
+
 /**
  * One problem found in an input: where it is and what was wrong. The path starts with the name of
  * the argument (`input`, `options`, `cause`), then the keys inside it.
@@ -151,3 +153,24 @@ export class ApprovalNotPendingError extends Error {
     this.callId = callId
   }
 }
+
+/**
+ * How `agent.reply$(id)` errors when message `id` never entered a turn (R82): it was discarded
+ * (cancel, dispose, removed, expired), blocked by `promptSubmit`, or refused. `outcome` is the
+ * fate `agent.outcome(id)` gives.
+ */
+export class MessageNotDeliveredError extends Error {
+  override readonly name = 'MessageNotDeliveredError'
+  readonly id: string
+  readonly outcome: Exclude<Outcome, { readonly kind: 'delivered' }>
+  constructor(call: string, id: string, outcome: Exclude<Outcome, { readonly kind: 'delivered' }>) {
+    super(
+      `${call}: message "${id}" was ${outcome.kind}${detail(outcome)}, so no turn replies to it; read .outcome for why`,
+    )
+    this.id = id
+    this.outcome = outcome
+  }
+}
+
+const detail = (outcome: Exclude<Outcome, { readonly kind: 'delivered' }>): string =>
+  outcome.kind === 'discarded' ? ` (${outcome.reason})` : ''

@@ -17,7 +17,7 @@ import { dispose, disposeClose, disposeClosed } from './dispose.js'
 import { move, promote, refuse, remove, replace } from './inbox.js'
 import type { Input, InputOf } from './inputs.js'
 import type { Output } from './outputs.js'
-import { Reduction } from './reduction.js'
+import { Reduction, type WindowMove } from './reduction.js'
 import { rollback } from './rollback.js'
 import type { DeliveryState } from './state.js'
 import {
@@ -34,7 +34,12 @@ import {
 import { storeFailed } from './storeFailed.js'
 import { toolResult, toolStarted, toolsFailed } from './toolBatch.js'
 
-export type Reduced = { readonly state: DeliveryState; readonly out: readonly Output[] }
+export type Reduced = {
+  readonly state: DeliveryState
+  readonly out: readonly Output[]
+  /** Where the acceptance window moved among `out`, when it did (see `Reduction.windowMoves`). */
+  readonly windowMoves?: readonly WindowMove[] | undefined
+}
 
 type Handlers = { readonly [T in Input['type']]: (r: Reduction, input: InputOf<T>) => void }
 

@@ -14,10 +14,19 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] }
 
 const NO_OUTPUT: readonly Output[] = Object.freeze([])
 
+/** The acceptance window opened or closed before output `at` (after the last when `at === out.length`). */
+export type WindowMove = { readonly at: number; readonly open: boolean }
+
 export class Reduction {
   state: DeliveryState
   /** The outputs so far; `reduce` returns the `Reduction` itself as the reduction `{state, out}`. */
   out: readonly Output[] = NO_OUTPUT
+  /**
+   * Where the acceptance window opened or closed among the outputs (`window$`, R82): before
+   * `out[at]`, or after the last output when `at === out.length`. Not an output itself, so the
+   * reducer's outputs stay what they were; made only by the few reductions that move the window.
+   */
+  windowMoves: WindowMove[] | undefined = undefined
   private copied = false
 
   constructor(state: DeliveryState) {
@@ -26,6 +35,11 @@ export class Reduction {
 
   /** The first write of a reduction copies the state; later ones write into the copy. */
   set(patch: Partial<DeliveryState>): void {
+    const open = patch.window
+    if (open !== undefined && open !== this.state.window) {
+      this.windowMoves ??= []
+      this.windowMoves.push({ at: this.out.length, open })
+    }
     Object.assign(this.writable(), patch)
   }
 

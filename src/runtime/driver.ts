@@ -17,8 +17,11 @@ import type { Inlet } from './inlet.js'
 import { later } from './mergeEffects.js'
 import { Outcomes } from './outcomes.js'
 
-/** Told after each input's outputs were all delivered, and once when the pipeline ends. */
-export type DeliveryWatcher = { delivered(): void; ended(): void }
+/**
+ * Told after each input's outputs were all delivered, and once when the pipeline ends; `window`
+ * when the acceptance window moves, at its place among the outputs (R82).
+ */
+export type DeliveryWatcher = { delivered(): void; ended(): void; window?(open: boolean): void }
 
 /** Sends accepted but not reduced yet (they wait in the trampoline, inside a delivery). */
 export type PendingSends = { queued: number; waking: number }
@@ -165,6 +168,16 @@ export class Driver<A> {
     return this.inboxes.current()
   }
 
+  /** The pipeline has ended (after `dispose()`, or a defect): no event will follow. */
+  get ended(): boolean {
+    return this.#ended
+  }
+
+  /** Inputs wait in the trampoline, or a reduction's outputs are still being delivered. */
+  get delivering(): boolean {
+    return this.#inputsEntered !== this.#inputsDelivered
+  }
+
   /** Into the engine; when the outermost call returns, the engine may be released. */
   #push<T>(inlet: Inlet<T> | undefined, value: T): void {
     if (inlet === undefined) return
@@ -230,6 +243,10 @@ export class Driver<A> {
     if (this.#watchers !== undefined) for (const w of [...this.#watchers]) w.delivered()
   }
 
+  #onWindow(open: boolean): void {
+    if (this.#watchers !== undefined) for (const w of [...this.#watchers]) w.window?.(open)
+  }
+
   #resolveWaiters(): void {
     const waiters = this.#waiters ?? []
     this.#waiters = undefined
@@ -252,6 +269,7 @@ export class Driver<A> {
       adopt: (state) => {
         this.#state = state
       },
+      window: (open) => this.#onWindow(open),
       delivered: () => this.#onDelivered(),
       post: (signal) => this.post(signal),
       schedule: (hops, signal) => this.#schedule(hops, signal),

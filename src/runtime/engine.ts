@@ -76,6 +76,8 @@ export type EngineParts<A> = {
   reduce(acc: Reduced, input: Input): Reduced
   /** Each reduction's state, before its outputs go out. */
   adopt(state: DeliveryState): void
+  /** The acceptance window moved, at its place among a reduction's outputs (R82). */
+  window(open: boolean): void
   /** All outputs of a reduction were delivered. */
   delivered(): void
   post(signal: Signal): void
@@ -154,6 +156,7 @@ export const buildEngine = <A>(parts: EngineParts<A>): Engine => {
           transcript: config.transcript,
           outcomes: parts.outcomes,
           effect: (effect) => engine.effects.next(effect),
+          window: (open) => parts.window(open),
           delivered: () => parts.delivered(),
           ended: () => {
             engine.effects.complete()

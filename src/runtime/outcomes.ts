@@ -48,6 +48,11 @@ export class Outcomes {
     return this.#settled?.has(id) === true || this.#inbox.holds(id) || this.indexOf(id) !== undefined
   }
 
+  /** The fate of `id` that no event shows (blocked, discarded, refused …), once it has one. */
+  settledAs(id: AgentMessageId): Outcome | undefined {
+    return this.#settled?.get(id)
+  }
+
   /** A published live event: a `discard` settles each of its messages. */
   live(event: AgentEvent): void {
     if (event.type !== 'agent/inbox/discard') return

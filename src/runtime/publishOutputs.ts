@@ -3,6 +3,7 @@ import type { AgentEvent, SessionEvent } from '../contracts/events.js'
 import type { Effect } from '../machine/effects.js'
 import type { Output } from '../machine/outputs.js'
 import type { Reduced } from '../machine/reduce.js'
+import type { WindowMove } from '../machine/reduction.js'
 import type { Transcript } from '../session/transcript.js'
 import type { Outcomes } from './outcomes.js'
 
@@ -19,6 +20,11 @@ export type PublishDeps = {
   readonly effect: (effect: Effect) => void
   /** Settles the fates of messages (R42): told of `settle` outputs and of published events. */
   readonly outcomes: Outcomes
+  /**
+   * The acceptance window opened or closed, at its place among the outputs (`window$`, R82): so a
+   * window subscriber learns it closed before anyone sees the `turn/end` it closed for.
+   */
+  readonly window: (open: boolean) => void
   /** Called after all outputs of a reduction were delivered (the `whenIdle` check). */
   readonly delivered: (reduction: Reduced) => void
   /** Called once when the reductions end (completion or error), after passing it on. */
@@ -49,7 +55,10 @@ export const publishOutputs =
           deps.reduced(r)
           // An index, not for-of: docs/performance.md#plain-loops-in-the-publisher.
           const out = r.out
+          const moves = r.windowMoves
+          let move = 0
           for (let i = 0; i < out.length; i++) {
+            if (moves !== undefined) move = moveWindow(moves, move, i, deps)
             const o = out[i] as Output
             if (o.kind === 'effect') deps.effect(o.effect)
             else if (o.kind === 'live') {
@@ -62,6 +71,7 @@ export const publishOutputs =
             } else if (o.kind === 'journal') deps.transcript.journal(o.record)
             else deps.outcomes.settle(o.id, o.outcome)
           }
+          if (moves !== undefined) moveWindow(moves, move, out.length, deps)
           deps.delivered(r)
         },
         error: (error: unknown) => {
@@ -74,3 +84,10 @@ export const publishOutputs =
         },
       }),
     )
+
+/** Tells the window moves placed at or before output `at`, from the `next` one on; returns the next. */
+const moveWindow = (moves: readonly WindowMove[], next: number, at: number, deps: PublishDeps): number => {
+  let k = next
+  while (k < moves.length && (moves[k] as WindowMove).at <= at) deps.window((moves[k++] as WindowMove).open)
+  return k
+}

@@ -3,7 +3,7 @@
  * tsconfig.json` fails when a signature drifts. At run time these tests only call `expectTypeOf`;
  * the misuses below sit in a function nothing calls.
  */
-import type { Observable } from 'rxjs'
+import type { Observable, OperatorFunction } from 'rxjs'
 import { describe, expectTypeOf, it } from 'vitest'
 import {
   type Agent,
@@ -17,9 +17,20 @@ import {
   type SendInput,
   type SendOptions,
   type SessionEvent,
+  type StepText,
+  sendTo,
 } from '../../src/index.js'
 
 describe('the public surface of steerable', () => {
+  it('R82: the reactive handles and sendTo are typed', () => {
+    expectTypeOf<Agent['window$']>().toEqualTypeOf<Observable<boolean>>()
+    expectTypeOf<Agent['text$']>().toEqualTypeOf<Observable<StepText>>()
+    expectTypeOf<Agent['reply$']>().returns.toEqualTypeOf<Observable<SessionEvent>>()
+    expectTypeOf<Agent['outcome$']>().returns.toEqualTypeOf<Observable<Outcome>>()
+    expectTypeOf(sendTo).returns.toEqualTypeOf<OperatorFunction<SendInput, AgentMessageId>>()
+    expectTypeOf(sendTo).toBeCallableWith({} as Agent, 'steer')
+  })
+
   it('createAgent takes AgentOptions and returns an Agent', () => {
     expectTypeOf(createAgent).parameters.toEqualTypeOf<[options: AgentOptions]>()
     expectTypeOf(createAgent).returns.toEqualTypeOf<Agent>()
