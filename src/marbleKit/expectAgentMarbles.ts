@@ -129,11 +129,28 @@ const compare = (
     wanted.every((w, i) => w.frame === actual[i]?.frame && w.label === actual[i]?.label)
   if (same) return undefined
   const drawn = relettered(toMarbles(record, { time: 'frames' }), values)
+  const redrawn = parseDiagram(drawn.diagram)
   return (
     `the agent's ${lane} lane is not the expected one (first difference: ${firstDifference(wanted, actual)})\n` +
     sideBySide(
       { diagram, values, parsed },
-      { diagram: drawn.diagram, values: drawn.values, parsed: parseDiagram(drawn.diagram) },
-    )
+      { diagram: drawn.diagram, values: drawn.values, parsed: redrawn },
+    ) +
+    notDrawable(actual, redrawn)
+  )
+}
+
+/**
+ * A group `(abc)` takes one frame per character, so a value that came sooner after it than that
+ * cannot be drawn where it was: the diagram shows it later. Said, so that an actual diagram that
+ * reads like the expected one is not a riddle; the frames of the first difference are exact.
+ */
+const notDrawable = (actual: readonly { frame: number; label: string }[], drawn: readonly DiagramValue[]) => {
+  const i = actual.findIndex((value, k) => value.frame !== drawn[k]?.frame)
+  const value = actual[i]
+  if (!value) return ''
+  return (
+    `\n  note: ${value.label} came at frame ${value.frame}, which marble syntax cannot draw after the ` +
+    `group before it (a group takes one frame per character): the actual diagram shows it at frame ${drawn[i]?.frame}`
   )
 }
