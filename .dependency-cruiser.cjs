@@ -17,6 +17,8 @@ const folders = {
   aisdk: ['contracts', 'messages', 'adapterKit'],
   testing: ['contracts', 'messages'],
   timeline: ['contracts', 'messages', 'session', 'testing'],
+  // The marble kit of steerable/testing: an agent on virtual time, recorded and drawn.
+  marbleKit: ['contracts', 'agent', 'testing', 'timeline'],
   client: [],
   web: ['contracts', 'messages', 'timeline', 'client'],
   cli: ['contracts', 'messages', 'web', 'entry'],

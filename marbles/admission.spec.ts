@@ -1,8 +1,8 @@
 import { filter, take } from 'rxjs'
 import { describe, it } from 'vitest'
 import type { PromptDecision } from '../src/contracts/hooks.js'
-import { scriptedModel } from '../src/testing/scriptedModel.js'
-import { allowAfter, marbles, reply, scenario } from './harness.js'
+import type { ScriptedReply } from '../src/testing.js'
+import { allowAfter, marbles, scenario } from './harness.js'
 
 // Each promptSubmit decision below takes 10 frames; each model reply answers 10 frames after
 // its request. A group `(abc)` sits at one frame and its characters advance the clock.
@@ -10,8 +10,8 @@ describe('claim and admission', () => {
   it(
     'R10: one idle followup — the window opens before running, then dequeue, then the turn',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'Hi')])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = ['Hi']
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script })
       drive('-f', { f: (agent) => agent.followup('hi') })
       // biome-ignore format: marble alignment
       expectEvents(    '- (erd) 5ms (xi)', {
@@ -34,8 +34,8 @@ describe('claim and admission', () => {
       ]
       let calls = 0
       const promptSubmit = () => allowAfter(m, 10, decisions[calls++])
-      const model = scriptedModel([reply(m, 'A1')])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model, hooks: { promptSubmit } })
+      const script: ScriptedReply[] = ['A1']
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script, hooks: { promptSubmit } })
       // biome-ignore format: marble alignment
       drive(           '-p----sc 7ms P 4ms dt', {
         p: (agent) => agent.followup('p1'),
@@ -66,8 +66,8 @@ describe('claim and admission', () => {
       let calls = 0
       const promptSubmit = () =>
         calls++ === 0 ? m.cold('10ms #', {}, new Error('hook failed')) : allowAfter(m, 10)
-      const model = scriptedModel([reply(m, 'A1')])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model, hooks: { promptSubmit } })
+      const script: ScriptedReply[] = ['A1']
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script, hooks: { promptSubmit } })
       // biome-ignore format: marble alignment
       drive(           '-p---c 9ms P', {
         p: (agent) => agent.followup('p1'),
@@ -90,9 +90,9 @@ describe('claim and admission', () => {
   it(
     'R14: a cancel from a running subscriber stops the claim before promptSubmit starts (the hook never runs)',
     marbles((m) => {
-      const model = scriptedModel([])
+      const script: ScriptedReply[] = []
       const { agent, drive, expectEvents, expectTranscript } = scenario(m, {
-        model,
+        script,
         hooks: { promptSubmit: ({ agent }) => void agent.inject('the hook ran') },
       })
       agent.events$

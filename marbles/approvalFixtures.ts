@@ -1,9 +1,10 @@
 import { map, Observable, timer } from 'rxjs'
 import { z } from 'zod'
 import type { Agent } from '../src/contracts/agent.js'
-import { type ScriptedModel, scriptedModel } from '../src/testing/scriptedModel.js'
+import type { ModelRequest } from '../src/contracts/model.js'
+import type { ScriptedReply } from '../src/testing/scriptedModel.js'
 import { defineTool } from '../src/tools/defineTool.js'
-import { callTools, type marbles, reply } from './harness.js'
+import { callTools, type marbles } from './harness.js'
 
 type Context = Parameters<Parameters<typeof marbles>[0]>[0]
 
@@ -41,18 +42,17 @@ export const approvalTools = (m: Context, onRead?: (agent: Agent) => void) => {
 }
 
 /** The roles of each model request's messages, read at `frame` (after the run's requests). */
-export const requestRoles = (model: ScriptedModel, frame: number) =>
-  timer(frame).pipe(map(() => model.requests.map((r) => r.messages.map((message) => message.role).join(','))))
+export const requestRoles = (requests: readonly ModelRequest[], frame: number) =>
+  timer(frame).pipe(map(() => requests.map((r) => r.messages.map((message) => message.role).join(','))))
 
-/** The model of the scenarios: `shell()` and `read()` at frame 11, then `A2` ending the turn. */
-export const pausingModel = (m: Context): ScriptedModel =>
-  scriptedModel([
-    callTools(m, [
-      ['shell', '{}'],
-      ['read', '{}'],
-    ]),
-    reply(m, 'A2'),
-  ])
+/** The script of the scenarios: `shell()` and `read()` at frame 11, then `A2` ending the turn. */
+export const PAUSING_SCRIPT: readonly ScriptedReply[] = [
+  callTools([
+    ['shell', '{}'],
+    ['read', '{}'],
+  ]),
+  'A2',
+]
 
 /** `go` at frame 1, up to the pause at frame 11. */
 export const PAUSE_START = {

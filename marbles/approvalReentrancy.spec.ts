@@ -1,10 +1,9 @@
 import { map, merge } from 'rxjs'
 import { describe, it } from 'vitest'
-import { createAgent } from '../src/agent/createAgent.js'
-import { labelled } from '../src/testing/label.js'
-import { scriptedModel } from '../src/testing/scriptedModel.js'
-import { approvalTools, PAUSE_END, PAUSE_START, pausingModel } from './approvalFixtures.js'
-import { callTools, expectTimeline, marbles, reply, scenario } from './harness.js'
+import type { ScriptedReply } from '../src/testing.js'
+import { createTestAgent, labelled } from '../src/testing.js'
+import { approvalTools, PAUSE_END, PAUSE_START, PAUSING_SCRIPT } from './approvalFixtures.js'
+import { callTools, expectTimeline, marbles, scenario } from './harness.js'
 
 // As in approvals.spec.ts: `go` at frame 1; at frame 11 the model asks for shell() (needs
 // approval) and read() (needs none, answers at frame 31). Here the decision is made inside the
@@ -25,52 +24,52 @@ describe('approvals: a decision made in the call stack of another event', () => 
   it(
     'R62, R61: approved by a subscriber of agent/approval/requested — the pause is published whole first, then the decision, running and the call',
     marbles((m) => {
-      const model = pausingModel(m)
-      const { agent, drive } = scenario(m, { model, tools: approvalTools(m) })
+      const script = PAUSING_SCRIPT
+      const { agent, drive } = scenario(m, { script, tools: approvalTools(m) })
       agent.events$.subscribe((e) => {
         if (e.type === 'agent/approval/requested') agent.approve(e.callId)
       })
       drive('-f', { f: (a) => void a.followup('go') })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erdtup)--(aqQzYrcn) 10ms (CRbP) 4ms (AENxi)', { ...START, ...END })
+      expectTimeline(agent, '-(erdtup)--(aqQzYrcn) 10ms (CRbP) 4ms (AENxi)', { ...START, ...END })
     }),
   )
 
   it(
     'R62, R21: approved in the call stack of the last result of the calls that needed none — that held result is recorded after the approved call, in model order',
     marbles((m) => {
-      const model = pausingModel(m)
+      const script = PAUSING_SCRIPT
       const tools = approvalTools(m, (agent) => agent.approve('call-1'))
-      const { agent, drive } = scenario(m, { model, tools })
+      const { agent, drive } = scenario(m, { script, tools })
       drive('-f', { f: (a) => void a.followup('go') })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erdtup)--(aqQz) 14ms (YrcnCRbP)(AENxi)', { ...START, ...END })
+      expectTimeline(agent, '-(erdtup)--(aqQz) 14ms (YrcnCRbP)(AENxi)', { ...START, ...END })
     }),
   )
 
   it(
     'R62, R21: approved at the very frame the last result of the calls that needed none arrives, just before it — the same transcript',
     marbles((m) => {
-      const model = pausingModel(m)
-      const { agent, drive } = scenario(m, { model, tools: approvalTools(m) })
+      const script = PAUSING_SCRIPT
+      const { agent, drive } = scenario(m, { script, tools: approvalTools(m) })
       drive('-f 29ms y', { f: (a) => void a.followup('go'), y: (a) => a.approve('call-1') })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erdtup)--(aqQz) 14ms (YrcnCRbP)(AENxi)', { ...START, ...END })
+      expectTimeline(agent, '-(erdtup)--(aqQz) 14ms (YrcnCRbP)(AENxi)', { ...START, ...END })
     }),
   )
 
   it(
     'R62, R19: approved by a subscriber of turn/end of a sibling agent — the paused turn goes on inside that call stack, before the sibling settles',
     marbles((m) => {
-      const model = scriptedModel([
-        callTools(m, [
+      const script: ScriptedReply[] = [
+        callTools([
           ['shell', '{}'],
           ['read', '{}'],
         ]),
-        reply(m, 'A2', 20),
-      ])
-      const agent = createAgent({ model, tools: approvalTools(m), scheduler: m.scheduler })
-      const sibling = createAgent({ model: scriptedModel([reply(m, 'B1', 15)]), scheduler: m.scheduler })
+        { text: 'A2', delay: 20 },
+      ]
+      const agent = createTestAgent({ script, tools: approvalTools(m), scheduler: m.scheduler })
+      const sibling = createTestAgent({ script: [{ text: 'B1', delay: 15 }], scheduler: m.scheduler })
       const both = merge(labelled(agent).timeline$, labelled(sibling).timeline$.pipe(map((l) => `B:${l}`)))
       // biome-ignore format: marble alignment
       m.expect(both).toBeObservable('-(erdtup)--(aqQz)---(123456) 7ms (789YrcnCRbPjk) 5ms (AENxi)', {

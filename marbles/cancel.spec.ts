@@ -1,8 +1,8 @@
 import { NEVER } from 'rxjs'
 import { describe, it } from 'vitest'
 import type { Agent } from '../src/contracts/agent.js'
-import { scriptedModel } from '../src/testing/scriptedModel.js'
-import { expectTimeline, marbles, reply, scenario } from './harness.js'
+import type { ScriptedReply } from '../src/testing.js'
+import { expectTimeline, marbles, scenario } from './harness.js'
 
 // Turn 1's model hangs until aborted. Steer `s` (frame 9), inject `ctx` (11) and followup `q` (13)
 // are pending when the user cancels at frame 15 — the contract's worked traces (docs/contract.md, section
@@ -21,8 +21,8 @@ describe('cancel', () => {
   it(
     'R25, V1: cancel without keepInbox — cancel-requested, one discard (queued, then steering), the turn ends aborted, staged context is appended, idle',
     marbles((m) => {
-      const model = scriptedModel([{ hang: true }])
-      const { agent, drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = [{ hang: true }]
+      const { agent, drive, expectEvents, expectTranscript } = scenario(m, { script })
       drive(`${CALLS}x`, pending)
       // biome-ignore format: marble alignment
       expectEvents(    '-(erd)---S---Q-(cXxi)', {
@@ -35,7 +35,7 @@ describe('cancel', () => {
         n: 'turn/end(1,aborted)', c: 'user(ctx)',
       })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erdtup)S---Q-(CXEnUxi)', {
+      expectTimeline(agent, '-(erdtup)S---Q-(CXEnUxi)', {
         e: 'enqueue(go,queued)', r: 'running', d: 'dequeue(go)', t: 'turn/start(1)', u: 'user(go)',
         p: 'step/start(1.1)', S: 'enqueue(s,steering)', Q: 'enqueue(q,queued)', C: 'cancel(user)',
         X: 'discard(q,s)', n: 'turn/end(1,aborted)', x: 'settled(1,aborted)', i: 'idle',
@@ -47,8 +47,8 @@ describe('cancel', () => {
   it(
     'R26: cancel with keepInbox — nothing discarded, the queued followup runs next with no idle, staged steering and context are its inherited prefix',
     marbles((m) => {
-      const model = scriptedModel([{ hang: true }, reply(m, 'A2', 20)])
-      const { agent, drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = [{ hang: true }, { text: 'A2', delay: 20 }]
+      const { agent, drive, expectEvents, expectTranscript } = scenario(m, { script })
       drive(`${CALLS}k`, pending)
       // biome-ignore format: marble alignment
       expectEvents(    '-(erd)---S---Q-(cxDE) 14ms (yi)', {
@@ -63,7 +63,7 @@ describe('cancel', () => {
         P: 'step/start(2.1)', A: 'assistant(A2)', E: 'step/end(2.1)', N: 'turn/end(2,completed)',
       })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erdtup)S---Q-(CznxDTEscUP) 7ms (AFNyi)', {
+      expectTimeline(agent, '-(erdtup)S---Q-(CznxDTEscUP) 7ms (AFNyi)', {
         e: 'enqueue(go,queued)', r: 'running', d: 'dequeue(go)', t: 'turn/start(1)', u: 'user(go)',
         p: 'step/start(1.1)', S: 'enqueue(s,steering)', Q: 'enqueue(q,queued)', C: 'cancel(user)',
         n: 'turn/end(1,aborted)', x: 'settled(1,aborted)', D: 'dequeue(q)', T: 'turn/start(2)',
@@ -82,8 +82,8 @@ describe('cancel', () => {
         request.signal.addEventListener('abort', () => agentRef?.followup('survives'))
         return NEVER
       }
-      const model = scriptedModel([hangAndListen, reply(m, 'A2')])
-      const { agent, drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = [hangAndListen, 'A2']
+      const { agent, drive, expectEvents, expectTranscript } = scenario(m, { script })
       agentRef = agent
       agent.events$.subscribe((event) => {
         if (event.type === 'agent/cancel-requested') agent.followup('cleared')

@@ -1,8 +1,8 @@
 import { describe, it } from 'vitest'
 import type { SessionEvent } from '../src/contracts/events.js'
 import type { SessionStore } from '../src/contracts/store.js'
-import { scriptedModel } from '../src/testing/scriptedModel.js'
-import { marbles, reply, scenario } from './harness.js'
+import type { ScriptedReply } from '../src/testing.js'
+import { marbles, scenario } from './harness.js'
 
 type Context = Parameters<Parameters<typeof marbles>[0]>[0]
 
@@ -25,8 +25,8 @@ describe('checkpoints', () => {
     'R36, V6: turn n+1 is admitted only after the flush that makes turn n durable completed',
     marbles((m) => {
       const { store, flush$ } = slowStore(m)
-      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model, store })
+      const script: ScriptedReply[] = ['A1', 'A2']
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script, store })
       drive('-f', {
         f: (agent) => {
           agent.followup('a')
@@ -56,7 +56,7 @@ describe('checkpoints', () => {
     'R36: an append outside any turn (an idle inject) is flushed right away',
     marbles((m) => {
       const { store, flush$ } = slowStore(m)
-      const { drive, expectTranscript } = scenario(m, { model: scriptedModel([]), store })
+      const { drive, expectTranscript } = scenario(m, { script: [], store })
       drive('-c', { c: (agent) => agent.inject('fact') })
       expectTranscript('-c', { c: 'user(fact)' })
       m.expect(flush$).toHaveSubscriptions(['-^----!'])
@@ -67,8 +67,8 @@ describe('checkpoints', () => {
     'R36, R40: a failed checkpoint is reported on events$ and the agent goes on',
     marbles((m) => {
       const { store } = slowStore(m, '5ms #')
-      const model = scriptedModel([reply(m, 'A1')])
-      const { drive, expectEvents } = scenario(m, { model, store })
+      const script: ScriptedReply[] = ['A1']
+      const { drive, expectEvents } = scenario(m, { script, store })
       drive('-f', { f: (agent) => agent.followup('a') })
       // biome-ignore format: marble alignment
       expectEvents(    '-(erd) 5ms x 4ms (zi)', {
@@ -82,8 +82,8 @@ describe('checkpoints', () => {
     'R36, R40: a checkpoint whose flush never finishes fails after flushTimeoutMs and the next turn runs',
     marbles((m) => {
       const { store, flush$ } = slowStore(m, '-')
-      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
-      const { drive, expectEvents } = scenario(m, { model, store, flushTimeoutMs: 20 })
+      const script: ScriptedReply[] = ['A1', 'A2']
+      const { drive, expectEvents } = scenario(m, { script, store, flushTimeoutMs: 20 })
       drive('-f', {
         f: (agent) => {
           agent.followup('a')

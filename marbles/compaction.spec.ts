@@ -1,17 +1,16 @@
 import { describe, it } from 'vitest'
 import type { Agent } from '../src/contracts/agent.js'
 import type { Summarizer } from '../src/contracts/compaction.js'
-import { labelled } from '../src/testing/label.js'
-import { scriptedModel } from '../src/testing/scriptedModel.js'
-import { marbles, reply, scenario } from './harness.js'
+import { expectAgentMarbles, type ScriptedReply } from '../src/testing.js'
+import { marbles, scenario } from './harness.js'
 
 type Context = Parameters<Parameters<typeof marbles>[0]>[0]
 
 // Frame 1: `go`, answered at 11. Frame 20: compact() with a summariser that answers 20 frames
 // later (frame 40) unless stopped.
 const go = (agent: Agent) => void agent.followup('go')
-const timeline = (m: Context, agent: Agent, diagram: string, values: Record<string, string>) =>
-  m.expect(labelled(agent).timeline$).toBeObservable(diagram, values)
+const timeline = (agent: Agent, diagram: string, values: Record<string, string>) =>
+  expectAgentMarbles(agent, { timeline: diagram, values })
 const slowSummary =
   (m: Context): Summarizer =>
   () =>
@@ -35,8 +34,8 @@ describe('R74, R75: compaction in virtual time', () => {
   it(
     'R75: a steer, an inject and a followup sent while it runs wait; the next turn inherits them in order after the summary',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'ok'), reply(m, 'ok2', 20)])
-      const { agent, drive } = scenario(m, { model })
+      const script: ScriptedReply[] = ['ok', { text: 'ok2', delay: 20 }]
+      const { agent, drive } = scenario(m, { script })
       const compact = (a: Agent) => void a.compact({ keepLastTurns: 0, summarize: slowSummary(m) })
       drive('-g 18ms c 4ms s-j-f', {
         g: go,
@@ -46,7 +45,7 @@ describe('R74, R75: compaction in virtual time', () => {
         f: (a) => void a.followup('more'),
       })
       // biome-ignore format: marble alignment
-      timeline(m, agent, '-(erdtup)--(aqnxi)--(RC)-S---F 9ms -(KEDTcGWMP) 8ms -(AQNXi)', {
+      timeline(agent, '-(erdtup)--(aqnxi)--(RC)-S---F 9ms -(KEDTcGWMP) 8ms -(AQNXi)', {
         ...FIRST_TURN, R: 'running', C: 'compaction/start', S: 'enqueue(fix,steering)',
         F: 'enqueue(more,queued)', K: 'compaction(7)', E: 'compaction/end(compacted)',
         D: 'dequeue(more)', T: 'turn/start(2)', c: 'dequeue(fix)', G: 'steering(fix)', W: 'user(fact)',
@@ -59,12 +58,12 @@ describe('R74, R75: compaction in virtual time', () => {
   it(
     'R75: cancel() while it runs: compaction/end(aborted) at once, nothing appended, the agent goes idle',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'ok')])
-      const { agent, drive } = scenario(m, { model })
+      const script: ScriptedReply[] = ['ok']
+      const { agent, drive } = scenario(m, { script })
       const compact = (a: Agent) => void a.compact({ keepLastTurns: 0, summarize: slowSummary(m) })
       drive('-g 18ms c 5ms k', { g: go, c: compact, k: (a) => a.cancel({ kind: 'user' }) })
       // biome-ignore format: marble alignment
-      timeline(m, agent, '-(erdtup)--(aqnxi)--(RC)--(KEI)', {
+      timeline(agent, '-(erdtup)--(aqnxi)--(RC)--(KEI)', {
         ...FIRST_TURN, R: 'running', C: 'compaction/start', K: 'cancel(user)', E: 'compaction/end(aborted)',
         I: 'idle',
       })

@@ -3,12 +3,16 @@ import { join } from 'node:path'
 import type { RunHelpers } from 'rxjs/testing'
 import { configure } from 'rxjs-marbles'
 import { expect, onTestFinished } from 'vitest'
-import { createAgent } from '../src/agent/createAgent.js'
 import type { Agent } from '../src/contracts/agent.js'
-import type { AgentOptions } from '../src/contracts/agentOptions.js'
 import type { PromptDecision } from '../src/contracts/hooks.js'
-import type { ModelEvent } from '../src/contracts/model.js'
-import { labelled } from '../src/testing/label.js'
+import type { ModelRequest } from '../src/contracts/model.js'
+import {
+  createTestAgent,
+  expectAgentMarbles,
+  type ScriptedReply,
+  scriptedModel,
+  type TestAgentOptions,
+} from '../src/testing.js'
 import { record } from '../src/timeline/record.js'
 
 export const { marbles } = configure({
@@ -22,13 +26,14 @@ export const { marbles } = configure({
 type Context = Parameters<Parameters<typeof marbles>[0]>[0]
 
 /**
- * A whole agent inside one marble scenario: the agent runs on the test scheduler, and calls are
- * driven from a hot diagram whose values are functions of the agent.
+ * A whole agent inside one marble scenario, made and checked with what `steerable/testing` ships
+ * (`createTestAgent`, `expectAgentMarbles`), so every scenario here exercises them: the agent
+ * runs on the test scheduler, and calls are driven from a hot diagram whose values are functions
+ * of the agent. A string reply arrives 10 frames after its request (`createTestAgent`'s default).
  */
-export const scenario = (m: Context, options: Omit<AgentOptions, 'scheduler'>) => {
-  const agent = createAgent({ ...options, scheduler: m.scheduler })
+export const scenario = (m: Context, options: Omit<TestAgentOptions, 'scheduler'>) => {
+  const agent = createTestAgent({ ...options, scheduler: m.scheduler })
   if (RECORD_INTO) keepRecord(agent, m)
-  const streams = labelled(agent)
   return {
     agent,
     /** Runs `calls[k](agent)` at each frame where the diagram has `k`. */
@@ -36,9 +41,9 @@ export const scenario = (m: Context, options: Omit<AgentOptions, 'scheduler'>) =
       m.hot(diagram, calls).subscribe((call) => call(agent))
     },
     expectEvents: (diagram: string, values: Record<string, string> = {}) =>
-      m.expect(streams.events$).toBeObservable(diagram, values),
+      expectAgentMarbles(agent, { events: diagram, values }),
     expectTranscript: (diagram: string, values: Record<string, string> = {}) =>
-      m.expect(streams.transcript$).toBeObservable(diagram, values),
+      expectAgentMarbles(agent, { transcript: diagram, values }),
   }
 }
 
@@ -59,31 +64,31 @@ const keepRecord = (agent: Agent, m: Context) => {
 
 export type { RunHelpers }
 
-/** A model reply that streams `text` in one delta and finishes, `frames` after the request. */
-export const reply = (m: Context, text: string, frames = 10) =>
-  m.cold(`${frames}ms (af|)`, {
-    a: { type: 'text' as const, text },
-    f: { type: 'finish' as const, reason: 'stop' as const },
-  })
+/**
+ * A model reply that asks for tool calls (`[name, arguments]`, ids `call-1` …), after the
+ * script's delay (10 frames).
+ */
+export const callTools = (calls: readonly (readonly [string, string])[]): ScriptedReply => ({
+  toolCalls: calls.map(([name, args]) => ({ name, arguments: args })),
+})
 
 /**
- * A model reply that asks for tool calls (`[name, arguments]`, ids `call-1` …),
- * 10 frames after the request.
+ * `script` as replies that also keep each request they answer, for a spec that reads what the
+ * model was sent. Each reply still arrives 10 frames after its request, as in `scenario`.
  */
-export const callTools = (m: Context, calls: readonly (readonly [string, string])[]) => {
-  const values: Record<string, ModelEvent> = { f: { type: 'finish', reason: 'tool-calls' } }
-  const letters = calls.map(([name, args], i) => {
-    const letter = 'abcde'[i] as string
-    values[letter] = { type: 'tool-call', id: `call-${i + 1}`, name, arguments: args }
-    return letter
+export const keepingRequests = (m: Context, script: readonly ScriptedReply[]) => {
+  const requests: ModelRequest[] = []
+  const replies = script.map((reply) => (request: ModelRequest) => {
+    requests.push(request)
+    return scriptedModel([reply], { scheduler: m.scheduler, delay: 10 })(request)
   })
-  return m.cold(`10ms (${letters.join('')}f|)`, values)
+  return { script: replies, requests }
 }
 
 /** A `promptSubmit` hook that allows after `frames` (a decision that takes time). */
 export const allowAfter = (m: Context, frames: number, decision: PromptDecision = { kind: 'allow' }) =>
   m.cold(`${frames}ms (a|)`, { a: decision })
 
-/** Like `scenario`, plus the interleaved live + durable timeline of the one global order. */
-export const expectTimeline = (m: Context, agent: Agent, diagram: string, values: Record<string, string>) =>
-  m.expect(labelled(agent).timeline$).toBeObservable(diagram, values)
+/** The interleaved live + durable timeline of the one global order, of a `scenario`'s agent. */
+export const expectTimeline = (agent: Agent, diagram: string, values: Record<string, string>) =>
+  expectAgentMarbles(agent, { timeline: diagram, values })

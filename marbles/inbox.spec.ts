@@ -4,9 +4,9 @@ import { z } from 'zod'
 import type { PromptDecision } from '../src/contracts/hooks.js'
 import type { AgentMessageId } from '../src/contracts/messages.js'
 import { inboxConservation } from '../src/operators/inboxConservation.js'
-import { scriptedModel } from '../src/testing/scriptedModel.js'
+import type { ScriptedReply } from '../src/testing.js'
 import { defineTool } from '../src/tools/defineTool.js'
-import { allowAfter, callTools, expectTimeline, marbles, reply, scenario } from './harness.js'
+import { allowAfter, callTools, expectTimeline, marbles, scenario } from './harness.js'
 
 type Context = Parameters<Parameters<typeof marbles>[0]>[0]
 
@@ -47,9 +47,9 @@ describe('promote (R46)', () => {
   it(
     'R46, R12: promoted while its admission decides, a queued item becomes steering of that admission and enters after the prompt',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1')])
+      const script: ScriptedReply[] = ['A1']
       const promptSubmit = () => allowAfter(m, 20)
-      const { agent, drive } = scenario(m, { model, hooks: { promptSubmit } })
+      const { agent, drive } = scenario(m, { script, hooks: { promptSubmit } })
       const id = ids()
       // biome-ignore format: marble alignment
       drive(                   '-f-----q----P', {
@@ -58,7 +58,7 @@ describe('promote (R46)', () => {
         P: (a) => a.promote(id.of('q')),
       })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erd)-Q 4ms (DS) 5ms (tuDsp) 3ms (aEnxi)', {
+      expectTimeline(agent, '-(erd)-Q 4ms (DS) 5ms (tuDsp) 3ms (aEnxi)', {
         e: 'enqueue(go,queued)', r: 'running', d: 'dequeue(go)', Q: 'enqueue(q,queued)', D: 'dequeue(q)',
         S: 'enqueue(q,steering)', t: 'turn/start(1)', u: 'user(go)', s: 'steering(q)', p: 'step/start(1.1)',
         a: 'assistant(A1)', E: 'step/end(1.1)', n: 'turn/end(1,completed)', x: 'settled(1,completed)',
@@ -76,12 +76,12 @@ describe('promote (R46)', () => {
         parameters: z.object({ q: z.string() }),
         execute: ({ q }) => m.cold('10ms (r|)', { r: `result-${q}` }),
       })
-      const calls = callTools(m, [
+      const calls = callTools([
         ['lookup', '{"q":"a"}'],
         ['lookup', '{"q":"b"}'],
       ])
-      const model = scriptedModel([calls, reply(m, 'A2')])
-      const { agent, drive } = scenario(m, { model, tools: [lookup] })
+      const script: ScriptedReply[] = [calls, 'A2']
+      const { agent, drive } = scenario(m, { script, tools: [lookup] })
       const id = ids()
       // The batch runs from frame 11: call-1 answers at 21, call-2 at 31; the promote is at 25.
       // biome-ignore format: marble alignment
@@ -91,7 +91,7 @@ describe('promote (R46)', () => {
         P: (a) => a.promote(id.of('q')),
       })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erdtup)-Qa 9ms (CR)(DS)--(CKDsEP)--(AFNxi)', {
+      expectTimeline(agent, '-(erdtup)-Qa 9ms (CR)(DS)--(CKDsEP)--(AFNxi)', {
         e: 'enqueue(go,queued)', r: 'running', d: 'dequeue(go)', t: 'turn/start(1)', u: 'user(go)',
         p: 'step/start(1.1)', Q: 'enqueue(q,queued)', a: 'assistant(lookup())', C: 'tool/call(lookup)',
         R: 'tool/result(call-1)', D: 'dequeue(q)', S: 'enqueue(q,steering)', K: 'tool/result(call-2)',
@@ -106,8 +106,8 @@ describe('replace (R44)', () => {
   it(
     'R44, R6: replaced in the same synchronous stack as its followup, before the wake claims it, the new text runs',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1')])
-      const { agent, drive } = scenario(m, { model })
+      const script: ScriptedReply[] = ['A1']
+      const { agent, drive } = scenario(m, { script })
       drive('-f', {
         f: (a) => {
           const id = a.followup('old')
@@ -115,7 +115,7 @@ describe('replace (R44)', () => {
         },
       })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(eRrdtup)-(aEnxi)', {
+      expectTimeline(agent, '-(eRrdtup)-(aEnxi)', {
         e: 'enqueue(old,queued)', R: 'replace(new)', r: 'running', d: 'dequeue(new)', t: 'turn/start(1)',
         u: 'user(new)', p: 'step/start(1.1)', a: 'assistant(A1)', E: 'step/end(1.1)',
         n: 'turn/end(1,completed)', x: 'settled(1,completed)', i: 'idle',
@@ -126,15 +126,15 @@ describe('replace (R44)', () => {
   it(
     'R44, R41, R10: replaced from a running subscriber, while the claim is dequeuing it, it no longer waits: nothing happens, the old text runs',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1')])
-      const { agent, drive } = scenario(m, { model })
+      const script: ScriptedReply[] = ['A1']
+      const { agent, drive } = scenario(m, { script })
       const id = ids()
       agent.events$.subscribe((event) => {
         if (event.type === 'agent/status' && event.status === 'running') agent.replace(id.of('old'), 'new')
       })
       drive('-f', { f: (a) => id.keep('old', a.followup('old')) })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erdtup)--(aEnxi)', {
+      expectTimeline(agent, '-(erdtup)--(aEnxi)', {
         e: 'enqueue(old,queued)', r: 'running', d: 'dequeue(old)', t: 'turn/start(1)', u: 'user(old)',
         p: 'step/start(1.1)', a: 'assistant(A1)', E: 'step/end(1.1)', n: 'turn/end(1,completed)',
         x: 'settled(1,completed)', i: 'idle',
@@ -147,11 +147,11 @@ describe('remove (R43)', () => {
   it(
     'R43, R20a: steering staged at a step boundary (while the next step hook runs) and removed there is discarded and never drained',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
+      const script: ScriptedReply[] = ['A1', 'A2']
       // Step 2's hook takes 15 frames (11 to 26): the boundary where s2 is staged and removed.
       const step = ({ step }: { step: number }) =>
         step === 2 ? m.cold('15ms (a|)', { a: undefined }) : undefined
-      const { agent, drive } = scenario(m, { model, hooks: { step } })
+      const { agent, drive } = scenario(m, { script, hooks: { step } })
       const id = ids()
       // biome-ignore format: marble alignment
       drive(                   '-f 7ms s 8ms t--r', {
@@ -161,7 +161,7 @@ describe('remove (R43)', () => {
         r: (a) => a.remove(id.of('s2')),
       })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erdtup)S-(aDsE)-T--X 4ms P 9ms (AFNxi)', {
+      expectTimeline(agent, '-(erdtup)S-(aDsE)-T--X 4ms P 9ms (AFNxi)', {
         e: 'enqueue(go,queued)', r: 'running', d: 'dequeue(go)', t: 'turn/start(1)', u: 'user(go)',
         p: 'step/start(1.1)', S: 'enqueue(s1,steering)', a: 'assistant(A1)', D: 'dequeue(s1)',
         s: 'steering(s1)', E: 'step/end(1.1)', T: 'enqueue(s2,steering)', X: 'discard:removed(s2)',
@@ -174,8 +174,8 @@ describe('remove (R43)', () => {
   it(
     "R43, R20b: a remove made while the step's last result is delivered comes after that step's drain: the steering was written, nothing happens",
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
-      const { agent, drive } = scenario(m, { model })
+      const script: ScriptedReply[] = ['A1', 'A2']
+      const { agent, drive } = scenario(m, { script })
       const id = ids()
       agent.transcript$.subscribe((event) => {
         if (event.type === 'assistant/message' && event.data.step === 1) agent.remove(id.of('s1'))
@@ -186,7 +186,7 @@ describe('remove (R43)', () => {
         s: (a) => id.keep('s1', a.steer('s1')),
       })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erdtup)S-(aDsEP)---(AFNxi)', {
+      expectTimeline(agent, '-(erdtup)S-(aDsEP)---(AFNxi)', {
         e: 'enqueue(go,queued)', r: 'running', d: 'dequeue(go)', t: 'turn/start(1)', u: 'user(go)',
         p: 'step/start(1.1)', S: 'enqueue(s1,steering)', a: 'assistant(A1)', D: 'dequeue(s1)',
         s: 'steering(s1)', E: 'step/end(1.1)', P: 'step/start(1.2)', A: 'assistant(A2)',
@@ -200,9 +200,12 @@ describe("ifBusy: 'interrupt' (R47)", () => {
   it(
     'R47, R13b: interrupting promptSubmit cancels the admission, its prompt goes back behind the interrupting item, which runs next with no idle; then the rest in order',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'U'), reply(m, 'P'), reply(m, 'Q')])
+      const script: ScriptedReply[] = ['U', 'P', 'Q']
       const promptSubmit = () => allowAfter(m, 10)
-      const { agent, drive, expectEvents, expectTranscript } = scenario(m, { model, hooks: { promptSubmit } })
+      const { agent, drive, expectEvents, expectTranscript } = scenario(m, {
+        script,
+        hooks: { promptSubmit },
+      })
       // p's promptSubmit decides from frame 1 to 11; u interrupts it at frame 7.
       // biome-ignore format: marble alignment
       drive(           '-f----qu', {
@@ -234,8 +237,8 @@ describe('turn guard (R49)', () => {
     'R49, R19: at the edge of turn/end — a guarded steer from a turn/end subscriber finds the window closed (TurnMismatchError), one staged before expires, and neither reaches the next turn',
     marbles((m) => {
       const failing = m.cold('10ms #', {}, new Error('model down'))
-      const model = scriptedModel([failing, reply(m, 'A2', 20)])
-      const { agent, drive } = scenario(m, { model })
+      const script: ScriptedReply[] = [failing, { text: 'A2', delay: 20 }]
+      const { agent, drive } = scenario(m, { script })
       const { attempt, expectRefused } = refusals(m)
       agent.transcript$.subscribe((event) => {
         if (event.type === 'turn/end' && event.data.turn === 1)
@@ -249,7 +252,7 @@ describe('turn guard (R49)', () => {
         n: (a) => a.followup('next'),
       })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erdtup)GQ(EzNXyDTUP) 9ms (aFMYi)', {
+      expectTimeline(agent, '-(erdtup)GQ(EzNXyDTUP) 9ms (aFMYi)', {
         e: 'enqueue(go,queued)', r: 'running', d: 'dequeue(go)', t: 'turn/start(1)', u: 'user(go)',
         p: 'step/start(1.1)', G: 'enqueue(only 1,steering)', Q: 'enqueue(next,queued)', E: 'step/end(1.1)',
         z: 'error(1.1)', N: 'turn/end(1,error)', X: 'discard:expired(only 1)', y: 'settled(1,error)',
@@ -265,8 +268,8 @@ describe('bound (R48)', () => {
   it(
     'R48: two sends from one subscriber — the first still waits in the trampoline and counts, the second is refused with InboxFullError',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
-      const { agent, drive } = scenario(m, { model, maxQueued: 1 })
+      const script: ScriptedReply[] = ['A1', 'A2']
+      const { agent, drive } = scenario(m, { script, maxQueued: 1 })
       const { attempt, expectRefused } = refusals(m)
       agent.transcript$.subscribe((event) => {
         if (event.type !== 'turn/start' || event.data.turn !== 1) return
@@ -275,7 +278,7 @@ describe('bound (R48)', () => {
       })
       drive('-f', { f: (a) => a.followup('go') })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erdtuXp)-(aEnxDTUP)(AFNyi)', {
+      expectTimeline(agent, '-(erdtuXp)-(aEnxDTUP)(AFNyi)', {
         e: 'enqueue(go,queued)', r: 'running', d: 'dequeue(go)', t: 'turn/start(1)', u: 'user(go)',
         X: 'enqueue(x,queued)', p: 'step/start(1.1)', a: 'assistant(A1)', E: 'step/end(1.1)',
         n: 'turn/end(1,completed)', x: 'settled(1,completed)', D: 'dequeue(x)', T: 'turn/start(2)',
@@ -295,8 +298,8 @@ describe('regressions: defects these rows found', () => {
       const decisions: PromptDecision[] = [{ kind: 'block', reason: 'not now' }, { kind: 'allow' }]
       let calls = 0
       const promptSubmit = () => allowAfter(m, 10, decisions[calls++])
-      const model = scriptedModel([reply(m, 'A1')])
-      const { agent, drive } = scenario(m, { model, hooks: { promptSubmit } })
+      const script: ScriptedReply[] = ['A1']
+      const { agent, drive } = scenario(m, { script, hooks: { promptSubmit } })
       const id = ids()
       // p1 is blocked with s0 staged, so s0 is p2's inherited prefix (R13); s1 arrives during p2's
       // admission (13 to 23), then s0 is removed.
@@ -309,7 +312,7 @@ describe('regressions: defects these rows found', () => {
         r: (a) => a.remove(id.of('s0')),
       })
       // biome-ignore format: marble alignment
-      expectTimeline(m, agent, '-(erd)S 4ms i-(ErF)T-X--(tuDsp) 3ms (aGnxi)', {
+      expectTimeline(agent, '-(erd)S 4ms i-(ErF)T-X--(tuDsp) 3ms (aGnxi)', {
         e: 'enqueue(p1,queued)', r: 'running', d: 'dequeue(p1)', S: 'enqueue(s0,steering)', i: 'idle',
         E: 'enqueue(p2,queued)', F: 'dequeue(p2)', T: 'enqueue(s1,steering)', X: 'discard:removed(s0)',
         t: 'turn/start(1)', u: 'user(p2)', D: 'dequeue(s1)', s: 'steering(s1)', p: 'step/start(1.1)',

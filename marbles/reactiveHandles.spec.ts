@@ -6,9 +6,8 @@ import { InvalidInputError } from '../src/contracts/errors.js'
 import type { AgentMessageId } from '../src/contracts/messages.js'
 import { sendTo } from '../src/operators/sendTo.js'
 import { labelled } from '../src/testing/label.js'
-import { scriptedModel } from '../src/testing/scriptedModel.js'
 import { defineTool } from '../src/tools/defineTool.js'
-import { marbles, reply, scenario } from './harness.js'
+import { marbles, scenario } from './harness.js'
 
 /** `window$` as labels, merged into the one global order of live and durable events. */
 const withWindow = (agent: Agent) =>
@@ -20,8 +19,7 @@ describe('R82: reactive handles in the one global order', () => {
   it(
     'R82: window$ opens before the claim publishes running and closes right before turn/end',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'Hi')])
-      const { agent, drive } = scenario(m, { model })
+      const { agent, drive } = scenario(m, { script: ['Hi'] })
       drive('-f', { f: (a) => a.followup('hi') })
       // biome-ignore format: marble alignment
       m.expect(withWindow(agent)).toBeObservable('c(qordtup)-(aeCnxi)', {
@@ -35,8 +33,7 @@ describe('R82: reactive handles in the one global order', () => {
   it(
     'R82: between two queued turns the window closes before turn/end and opens again at the next claim',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
-      const { agent, drive } = scenario(m, { model })
+      const { agent, drive } = scenario(m, { script: ['A1', 'A2'] })
       drive('-(fg)', { f: (a) => a.followup('one'), g: (a) => a.followup('two') })
       // Turn 1 ends and turn 2 is claimed at frame 11: the window closes, then opens again.
       m.expect(agent.window$).toBeObservable('ab 9ms (cb) 6ms c', { a: false, b: true, c: false })
@@ -63,7 +60,7 @@ describe('R82: reactive handles in the one global order', () => {
         b: { type: 'text' as const, text: 'ne' },
         f: { type: 'finish' as const, reason: 'stop' as const },
       })
-      const { agent, drive } = scenario(m, { model: scriptedModel([step1, step2]), tools: [look] })
+      const { agent, drive } = scenario(m, { script: [step1, step2], tools: [look] })
       drive('-f', { f: (a) => a.followup('go') })
       const text$ = agent.text$.pipe(map(({ turn, step, text }) => `${turn}.${step}:${text}`))
       // biome-ignore format: marble alignment
@@ -77,7 +74,7 @@ describe('R82: reactive handles in the one global order', () => {
   it(
     'R82: bad input is typed and changes nothing: reply$ of an unknown id errors, sendTo with invalid options throws at call',
     marbles((m) => {
-      const { agent, drive } = scenario(m, { model: scriptedModel([]) })
+      const { agent, drive } = scenario(m, { script: [] })
       const errors: unknown[] = []
       drive('-ab', {
         a: (x) =>

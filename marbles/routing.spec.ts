@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest'
-import { scriptedModel } from '../src/testing/scriptedModel.js'
-import { marbles, reply, scenario } from './harness.js'
+import type { ScriptedReply } from '../src/testing.js'
+import { marbles, scenario } from './harness.js'
 
 const PARKED = { target: 'next-turn', wakeup: false } as const
 
@@ -10,8 +10,8 @@ describe('R4 routing matrix, R6 deferred wake, R8 parked items', () => {
   it(
     'R4 next-turn + wakeup: queued in any window state, wakes an idle driver, runs as its own turn',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = ['A1', 'A2']
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script })
       // biome-ignore format: marble alignment
       drive(           '-a------b', { a: (agent) => agent.followup('a'), b: (agent) => agent.followup('b') })
       // biome-ignore format: marble alignment
@@ -32,8 +32,8 @@ describe('R4 routing matrix, R6 deferred wake, R8 parked items', () => {
   it(
     'R4 next-turn without wakeup, R8: parked items never wake; a waking send claims the FIFO head; parked items behind the last waking one stay parked',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = ['A1', 'A2']
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script })
       // biome-ignore format: marble alignment
       drive(           '-p---w------q', {
         p: (agent) => agent.send('p', PARKED),
@@ -57,8 +57,8 @@ describe('R4 routing matrix, R6 deferred wake, R8 parked items', () => {
   it(
     'R4 next-step + wakeup, window open: steering, drained at the end of the step, which then continues (R16, R20)',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = ['A1', 'A2']
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script })
       // biome-ignore format: marble alignment
       drive(           '-f-----s', { f: (agent) => agent.followup('go'), s: (agent) => agent.steer('s') })
       // biome-ignore format: marble alignment
@@ -78,8 +78,8 @@ describe('R4 routing matrix, R6 deferred wake, R8 parked items', () => {
   it(
     'R4 next-step + wakeup, window closed: exactly like a followup (queued, waking, its own turn)',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1')])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = ['A1']
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script })
       drive('-s', { s: (agent) => agent.steer('s') })
       // biome-ignore format: marble alignment
       expectEvents(    '-(erd) 5ms (xi)', {
@@ -96,8 +96,8 @@ describe('R4 routing matrix, R6 deferred wake, R8 parked items', () => {
   it(
     'R4 next-step without wakeup, window open: staged context, no event; it enters at the next drain and forces no step (R16)',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1')])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = ['A1']
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script })
       // biome-ignore format: marble alignment
       drive(           '-f-----c', { f: (agent) => agent.followup('go'), c: (agent) => agent.inject('ctx') })
       // biome-ignore format: marble alignment
@@ -115,8 +115,8 @@ describe('R4 routing matrix, R6 deferred wake, R8 parked items', () => {
   it(
     'R4 next-step without wakeup, window closed: appended at once — no turn, no model run, no status change',
     marbles((m) => {
-      const model = scriptedModel([])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = []
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script })
       drive('-c-d', { c: (agent) => agent.inject('c1'), d: (agent) => agent.inject('c2') })
       expectEvents('----')
       expectTranscript('-c-d', { c: 'user(c1)', d: 'user(c2)' })
@@ -126,8 +126,8 @@ describe('R4 routing matrix, R6 deferred wake, R8 parked items', () => {
   it(
     'R6: two idle steer() calls in one stack become two queued turns, never steering',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = ['A1', 'A2']
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script })
       drive('-s', {
         s: (agent) => {
           agent.steer('s1')
@@ -151,8 +151,8 @@ describe('R4 routing matrix, R6 deferred wake, R8 parked items', () => {
   it(
     'R6: a followup then an inject in one stack puts the injected user/message before the turn/start',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1')])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = ['A1']
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script })
       drive('-s', {
         s: (agent) => {
           agent.followup('q')

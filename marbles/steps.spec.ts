@@ -1,15 +1,15 @@
 import { describe, it } from 'vitest'
-import { scriptedModel } from '../src/testing/scriptedModel.js'
-import { marbles, reply, scenario } from './harness.js'
+import type { ScriptedReply } from '../src/testing.js'
+import { marbles, scenario } from './harness.js'
 
 describe('steps and the window close', () => {
   it(
     'R16, R20c: steering sent from turnStopping is drained after it and runs another step of the same turn',
     marbles((m) => {
       let stops = 0
-      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
+      const script: ScriptedReply[] = ['A1', 'A2']
       const { drive, expectEvents, expectTranscript } = scenario(m, {
-        model,
+        script,
         hooks: {
           turnStopping: ({ agent }) => {
             if (stops++ === 0) agent.steer('more')
@@ -34,8 +34,8 @@ describe('steps and the window close', () => {
   it(
     'R19, R13b: the window closes before turn/end; a steer from a turn/end subscriber is a queued followup that runs next with no idle between',
     marbles((m) => {
-      const model = scriptedModel([reply(m, 'A1'), reply(m, 'A2')])
-      const { agent, drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = ['A1', 'A2']
+      const { agent, drive, expectEvents, expectTranscript } = scenario(m, { script })
       let steered = false
       agent.transcript$.subscribe((event) => {
         if (event.type === 'turn/end' && !steered) {

@@ -1,9 +1,9 @@
 import { Observable } from 'rxjs'
 import { describe, it } from 'vitest'
 import { z } from 'zod'
-import { scriptedModel } from '../src/testing/scriptedModel.js'
+import type { ScriptedReply } from '../src/testing.js'
 import { defineTool } from '../src/tools/defineTool.js'
-import { callTools, marbles, reply, scenario } from './harness.js'
+import { callTools, marbles, scenario } from './harness.js'
 
 describe('tool batches', () => {
   it(
@@ -18,14 +18,14 @@ describe('tool batches', () => {
           return m.cold('10ms (r|)', { r: `result-${q}` })
         },
       })
-      const model = scriptedModel([
-        callTools(m, [
+      const script: ScriptedReply[] = [
+        callTools([
           ['lookup', '{"q":"a"}'],
           ['lookup', '{"q":"b"}'],
         ]),
-        reply(m, 'A2'),
-      ])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model, tools: [lookup] })
+        'A2',
+      ]
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script, tools: [lookup] })
       // biome-ignore format: marble alignment
       drive(           '-f 13ms s 9ms c', {
         f: (agent) => agent.followup('go'),
@@ -53,12 +53,8 @@ describe('tool batches', () => {
       const parameters = z.object({})
       const lookup = defineTool({ name: 'lookup', description: '', parameters, execute: () => 'found' })
       const fetch = defineTool({ name: 'fetch', description: '', parameters, execute: () => 'fetched' })
-      const model = scriptedModel([
-        callTools(m, [['lookup', '{}']]),
-        callTools(m, [['fetch', '{}']]),
-        reply(m, 'A3'),
-      ])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model, tools: [lookup, fetch] })
+      const script: ScriptedReply[] = [callTools([['lookup', '{}']]), callTools([['fetch', '{}']]), 'A3']
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script, tools: [lookup, fetch] })
       drive('-f', { f: (agent) => agent.followup('go') })
       // biome-ignore format: marble alignment
       expectEvents(    '-(erd) 25ms (xi)', {
@@ -99,14 +95,14 @@ describe('tool batches', () => {
           }),
       })
       const later = defineTool({ name: 'later', description: '', parameters, execute: () => 'never runs' })
-      const model = scriptedModel([
-        callTools(m, [
+      const script: ScriptedReply[] = [
+        callTools([
           ['hang', '{}'],
           ['partial', '{}'],
           ['later', '{}'],
         ]),
-      ])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model, tools: [hang, partial, later] })
+      ]
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script, tools: [hang, partial, later] })
       // biome-ignore format: marble alignment
       drive(           '-f 13ms x', { f: (agent) => agent.followup('go'), x: (agent) => agent.cancel({ kind: 'user' }) })
       // biome-ignore format: marble alignment
@@ -136,9 +132,9 @@ describe('tool batches', () => {
           return m.cold('10ms (r|)', { r: 'done' })
         },
       })
-      const model = scriptedModel([callTools(m, [['finish', '{}']])])
+      const script: ScriptedReply[] = [callTools([['finish', '{}']])]
       const { drive, expectEvents, expectTranscript } = scenario(m, {
-        model,
+        script,
         tools: [finish],
         hooks: { turnStopping: ({ agent }) => void agent.inject('turnStopping ran') },
       })
@@ -162,8 +158,8 @@ describe('request failures', () => {
   it(
     'R23, R24: a failed request closes the step, then agent/error, turn/end {error}, settled {error}, idle',
     marbles((m) => {
-      const model = scriptedModel([m.cold('5ms #', {}, new Error('boom'))])
-      const { drive, expectEvents, expectTranscript } = scenario(m, { model })
+      const script: ScriptedReply[] = [m.cold('5ms #', {}, new Error('boom'))]
+      const { drive, expectEvents, expectTranscript } = scenario(m, { script })
       drive('-f', { f: (agent) => agent.followup('go') })
       // biome-ignore format: marble alignment
       expectEvents(    '-(erd)(zxi)', {
@@ -180,9 +176,9 @@ describe('request failures', () => {
   it(
     'R24: retry() inside requestError — the failed turn ends with its error and one retry turn opens right after, with no settled or idle between',
     marbles((m) => {
-      const model = scriptedModel([m.cold('5ms #', {}, new Error('boom')), reply(m, 'A2')])
+      const script: ScriptedReply[] = [m.cold('5ms #', {}, new Error('boom')), 'A2']
       const { drive, expectEvents, expectTranscript } = scenario(m, {
-        model,
+        script,
         hooks: {
           requestError: ({ agent }) => {
             agent.retry()

@@ -4,15 +4,18 @@
  * line the peer range allows, not the one steerable is developed with) and the other peer, rxjs,
  * then type-checks the README's tool example (the ```ts block under "## Tools") against the
  * installed types and runs it. Then it adds `@ai-sdk/anthropic` and does the same with the model
- * example (under "## Models").
+ * example (under "## Models"). Last, the README's marble spec runs in an app of its own that has
+ * only steerable, rxjs, vitest and rxjs-marbles (scripts/packedMarblesApp.ts).
  *
- * It needs the npm registry (the app installs zod, rxjs, typescript and @ai-sdk/anthropic).
+ * It needs the npm registry (the apps install zod, rxjs, typescript, @ai-sdk/anthropic, vitest and
+ * rxjs-marbles).
  * STEERABLE_SKIP_PACKED_APP=1 skips it, for a machine without one.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { checkPackedMarblesSpec } from './packedMarblesApp.js'
 
 if (process.env.STEERABLE_SKIP_PACKED_APP === '1') {
   console.log('packed app: skipped (STEERABLE_SKIP_PACKED_APP=1)')
@@ -105,6 +108,7 @@ try {
   console.log(
     `packed app: the README's model example type-checks and runs with @ai-sdk/anthropic ${anthropic}`,
   )
+  checkPackedMarblesSpec(root, tarball)
 } finally {
   rmSync(app, { recursive: true, force: true })
 }

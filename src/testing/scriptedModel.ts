@@ -1,4 +1,13 @@
-import { from, isObservable, Observable, type ObservableInput, throwError } from 'rxjs'
+import {
+  concatMap,
+  from,
+  isObservable,
+  Observable,
+  type ObservableInput,
+  type SchedulerLike,
+  throwError,
+  timer,
+} from 'rxjs'
 import type { Usage } from '../contracts/messages.js'
 import type { FinishReason, ModelAdapter, ModelEvent, ModelRequest } from '../contracts/model.js'
 
@@ -17,11 +26,13 @@ export type ScriptedReply =
       /** Default: `tool-calls` when there are tool calls, else `stop`. */
       readonly finish?: FinishReason
       readonly usage?: Usage
+      /** Time between the request and the reply (frames on a test scheduler); see the options. */
+      readonly delay?: number
     }
   /** Never answers; errors with the abort reason once the request's signal aborts. */
   | { readonly hang: true }
-  /** Fails before its first event. */
-  | { readonly error: unknown }
+  /** Fails before its first event (after `delay`, when given). */
+  | { readonly error: unknown; readonly delay?: number }
   /** Any stream of events, for example a marble `cold(...)`. */
   | Observable<ModelEvent>
   /** Computes the answer from the request. */
@@ -30,6 +41,20 @@ export type ScriptedReply =
 export type ScriptedModel = ModelAdapter & {
   /** Every request received so far, in order. */
   readonly requests: readonly ModelRequest[]
+}
+
+export type ScriptedModelOptions = {
+  /**
+   * The clock of the delays: a `TestScheduler` makes them virtual (frames of a marble diagram).
+   * Default: RxJS's `asyncScheduler` (milliseconds).
+   */
+  readonly scheduler?: SchedulerLike
+  /**
+   * The time between a request and its reply, for replies that give no `delay` of their own
+   * (strings, `{text …}`, `{error}`); the whole reply then arrives at once. Default 0: at once,
+   * in the request's own call stack. Observables and functions keep their own timing.
+   */
+  readonly delay?: number
 }
 
 /** Splits text into word deltas that concatenate back to the text. */
@@ -67,14 +92,23 @@ const eventsOf = (
 
 /**
  * A model that answers from a script, one reply per request, in order. A request past the end of
- * the script fails (a request failure, R24) with a message saying so.
+ * the script fails (a request failure, R24) with a message saying so. With `options.delay` (or a
+ * reply's own `delay`) each reply arrives that long after its request, on `options.scheduler`.
  *
  * ```ts
  * const model = scriptedModel(['Hello there.', { hang: true }, cold('--a--(b|)', events)])
  * ```
  */
-export const scriptedModel = (script: readonly ScriptedReply[]): ScriptedModel => {
+export const scriptedModel = (
+  script: readonly ScriptedReply[],
+  options: ScriptedModelOptions = {},
+): ScriptedModel => {
   const requests: ModelRequest[] = []
+  // No delay keeps the reply synchronous, as it always was: a timer of 0 would still be a tick.
+  const later = (delay: number | undefined, events: () => ObservableInput<ModelEvent>) => {
+    const wait = delay ?? options.delay ?? 0
+    return wait > 0 ? timer(wait, options.scheduler).pipe(concatMap(events)) : events()
+  }
   const adapter = (request: ModelRequest): ObservableInput<ModelEvent> => {
     requests.push(request)
     const reply = script[requests.length - 1]
@@ -84,12 +118,12 @@ export const scriptedModel = (script: readonly ScriptedReply[]): ScriptedModel =
         () => new Error(`scriptedModel: no reply scripted for request ${requests.length} (${where})`),
       )
     }
-    if (typeof reply === 'string') return from(eventsOf({ text: reply }))
+    if (typeof reply === 'string') return later(undefined, () => from(eventsOf({ text: reply })))
     if (typeof reply === 'function') return reply(request)
     if (isObservable(reply)) return reply
     if ('hang' in reply) return hang(request.signal)
-    if ('error' in reply) return throwError(() => reply.error)
-    return from(eventsOf(reply))
+    if ('error' in reply) return later(reply.delay, () => throwError(() => reply.error))
+    return later(reply.delay, () => from(eventsOf(reply)))
   }
   return Object.assign(adapter, { requests })
 }
