@@ -1,4 +1,5 @@
 import { defineConfig, type Options } from 'tsup'
+import { browserEntry } from './scripts/browserEntry.js'
 
 const entries = {
   index: 'src/index.ts',
@@ -8,6 +9,7 @@ const entries = {
   timeline: 'src/timeline.ts',
   client: 'src/client.ts',
   postgres: 'src/postgres.ts',
+  node: 'src/node.ts',
 }
 
 const library: Options = {
@@ -28,7 +30,16 @@ const library: Options = {
 export default defineConfig([
   // The ESM build holds the terminal app too (`cli`), so the app shares the entries' chunks:
   // bundled on its own it carried a second copy of the engine, a quarter of the package.
-  { ...library, entry: { ...entries, cli: 'src/cli.ts' }, format: ['esm'] },
+  // It holds the browser entry too (the `browser` condition of `.`): a copy of the index whose
+  // fileStore is a stand-in (scripts/browserEntry.ts), sharing the other entries' chunks, so
+  // steerable/openai's errors are the browser entry's classes, and no chunk it loads imports a
+  // Node module. Its types are the index's: the stand-in has the same type.
+  {
+    ...library,
+    entry: { ...entries, cli: 'src/cli.ts', browser: 'src/browser.ts' },
+    format: ['esm'],
+    esbuildPlugins: [browserEntry],
+  },
   { ...library, entry: entries, format: ['cjs'] },
   {
     // The `steerable` command: a shebang and an import of the CLI module beside it.

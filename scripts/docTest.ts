@@ -60,6 +60,7 @@ const paths = {
   'steerable/timeline': ['../src/timeline.ts'],
   'steerable/client': ['../src/client.ts'],
   'steerable/postgres': ['../src/postgres.ts'],
+  'steerable/node': ['../src/node.ts'],
 }
 writeFileSync(
   join(out, 'tsconfig.json'),
@@ -84,6 +85,7 @@ writeFileSync(
     { find: 'steerable/timeline', replacement: '${join(root, 'src/timeline.ts')}' },
     { find: 'steerable/client', replacement: '${join(root, 'src/client.ts')}' },
     { find: 'steerable/postgres', replacement: '${join(root, 'src/postgres.ts')}' },
+    { find: 'steerable/node', replacement: '${join(root, 'src/node.ts')}' },
     { find: /^steerable$/, replacement: '${join(root, 'src/index.ts')}' },
   ] } }\n`,
 )

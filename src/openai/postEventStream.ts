@@ -121,7 +121,10 @@ export const postEventStream = (init: PostInit): Observable<StreamPart> =>
 
     try {
       const request = { method: 'POST', headers: init.headers, body: init.body, signal: controller.signal }
-      settle(init.fetch(init.url, request), onResponse, (error) =>
+      // Called as a plain function: a browser's fetch called as a method of another object
+      // (`init.fetch(…)`) throws "Illegal invocation".
+      const send = init.fetch
+      settle(send(init.url, request), onResponse, (error) =>
         subscriber.error(networkError(context, error, false)),
       )
     } catch (error) {

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { closeSync, fstatSync, linkSync, openSync, readSync, unlinkSync, writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { isRunning, processStart } from './processStart.js'
-import { SessionLockedError, SessionStoreError, storeError } from './storeErrors.js'
+import { storeError } from './storeError.js'
+import { SessionLockedError, SessionStoreError } from './storeErrors.js'
 
 /**
  * Takes the writer lock of a session log, `<path>.lock`, and returns it (`release()` gives it up).

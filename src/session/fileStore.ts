@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, ftruncateSync, openSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { InboxJournal } from '../contracts/inbox.js'
 import type { SessionStore } from '../contracts/store.js'
 import { acquireLock } from './fileLock.js'
@@ -6,7 +7,9 @@ import type { InboxJournalFile } from './inboxJournalFile.js'
 import { LogFileStore } from './logFileStore.js'
 import { openInboxJournal } from './openInboxJournal.js'
 import { readLog } from './readLog.js'
-import { SessionLogError, storeError } from './storeErrors.js'
+import { storeError } from './storeError.js'
+import { SessionLogError } from './storeErrors.js'
+import { nameStore } from './storeIds.js'
 
 export type FileStore = SessionStore & {
   readonly path: string
@@ -48,7 +51,8 @@ export const fileStore = (path: string): FileStore => {
     const opened = fd
     fd = undefined
     closeSync(opened)
-    return new LogFileStore(path, lock, contents, journal)
+    // forkSession names the source by its absolute path: a relative one would name another file.
+    return nameStore(new LogFileStore(path, lock, contents, journal), resolve(path))
   } catch (error) {
     if (fd !== undefined) closeSync(fd)
     lock.release()

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path'
 import { from as fromInput, lastValueFrom } from 'rxjs'
 import { type InputIssue, InvalidInputError } from '../contracts/errors.js'
 import type { SessionEventOf } from '../contracts/events.js'
@@ -6,6 +5,7 @@ import type { SessionStore } from '../contracts/store.js'
 import { deepFreezeNewParts } from './deepFreezeNewParts.js'
 import { ForkIncompleteError } from './forkIncompleteError.js'
 import { forkPrefix } from './forkPrefix.js'
+import { storeIdOf } from './storeIds.js'
 
 export type ForkOptions = {
   /** Copy up to the end of this turn, as the source's log numbers it; default: every event. */
@@ -116,10 +116,9 @@ const checkArguments = (from: unknown, to: unknown, options: unknown): void => {
  * made absolute (a relative one would name another file from another directory).
  */
 const idOf = (store: SessionStore): string | undefined => {
-  const { sessionId, path } = store as { sessionId?: unknown; path?: unknown }
+  const { sessionId } = store as { sessionId?: unknown }
   if (typeof sessionId === 'string' && sessionId !== '') return sessionId
-  if (typeof path === 'string' && path !== '') return resolve(path)
-  return undefined
+  return storeIdOf(store)
 }
 
 /**

@@ -3,7 +3,8 @@ import { dirname } from 'node:path'
 import type { InboxJournal, InboxRecord } from '../contracts/inbox.js'
 import { type FileTail, NO_TEXT, nextFileTail } from './fileTail.js'
 import { journalLine } from './journalLine.js'
-import { type SessionStoreError, storeError } from './storeErrors.js'
+import { storeError } from './storeError.js'
+import type { SessionStoreError } from './storeErrors.js'
 import { syncDirectory, syncDirectoryAsync, writeFileDurably, writeFileDurablySync } from './writeDurably.js'
 
 /** The inbox journal of the session log at `logPath`: the sibling file `<logPath>.inbox`. */

@@ -2,7 +2,8 @@ import type { SessionEvent } from '../contracts/events.js'
 import { deepFreezeNewParts } from './deepFreezeNewParts.js'
 import { eachLine } from './eachLine.js'
 import { checkEvent } from './sessionEventSchema.js'
-import { SessionLogError, storeError } from './storeErrors.js'
+import { storeError } from './storeError.js'
+import { SessionLogError } from './storeErrors.js'
 
 export type LinesContents<T> = {
   readonly values: T[]
