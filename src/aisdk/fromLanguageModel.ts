@@ -66,7 +66,7 @@ export const fromLanguageModel = (
   model: LanguageModel,
   options: FromLanguageModelOptions = {},
 ): ModelAdapter => {
-  const name = checkModel(model)
+  const { name, version } = checkModel(model)
   const limits = waitLimitsOf('fromLanguageModel', options)
   const headers = Object.fromEntries(
     Object.entries(options.callOptions?.headers ?? {}).filter(
@@ -84,7 +84,7 @@ export const fromLanguageModel = (
     defer(() =>
       streamParts({
         model,
-        options: callOptionsOf(request, options),
+        options: callOptionsOf(request, options, version),
         signal: request.signal,
         callError: (error) => callError(context, error, Date.now()),
         readError: (error) => readError(context, error),
