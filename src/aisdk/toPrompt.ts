@@ -6,6 +6,7 @@ import type {
   LanguageModelV4ToolCallPart,
 } from '@ai-sdk/provider'
 import type { ContentBlock, Message } from '../contracts/messages.js'
+import { mediaLabel } from '../messages/mediaBlocks.js'
 import { contentOutput, filePart, type PromptVersion } from './mediaParts.js'
 
 /** A user message's text, images and files (R86), in order; other blocks are left out. */
@@ -20,11 +21,20 @@ const hasMedia = (content: readonly ContentBlock[]): boolean =>
   content.some((block) => block.type === 'image' || block.type === 'file')
 
 /**
- * A tool result as the one text a provider takes: text blocks as they are, any other block as its
- * JSON, so nothing the tool returned is silently lost.
+ * A tool result as the one text a provider takes: text blocks as they are, an image or file as its
+ * mark (`[image]`: an error result's text has no room for bytes), any other block as its JSON, so
+ * nothing the tool returned is silently lost.
  */
 const resultText = (content: readonly ContentBlock[]): string =>
-  content.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('\n')
+  content
+    .map((block) =>
+      block.type === 'text'
+        ? block.text
+        : block.type === 'image' || block.type === 'file'
+          ? mediaLabel(block)
+          : JSON.stringify(block),
+    )
+    .join('\n')
 
 /**
  * The arguments of a past call as the object providers send back. Arguments that were not JSON
