@@ -30,7 +30,7 @@ const media: ContentBlock[] = [
 const claude = (server: TestServer) =>
   fromLanguageModel(createAnthropic({ baseURL: server.baseURL, apiKey: 'sk-ant-local-test' })('claude-test'))
 const messagesOf = (server: TestServer, index: number) =>
-  (server.received[index]?.body as { messages: unknown[] }).messages
+  (server.received[index]?.body as { messages: unknown[] } | undefined)?.messages ?? []
 
 describe('R86: the AI SDK adapter sends images and files', () => {
   it('R86: a followup with images and a PDF reaches a Messages server as image and document blocks', async () => {

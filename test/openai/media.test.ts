@@ -24,7 +24,7 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAY
 const PDF = 'JVBERi0xLjQKJcfsj6IK'
 
 const messagesOf = (server: TestServer, index: number) =>
-  (server.received[index]?.body as { messages: unknown[] }).messages
+  (server.received[index]?.body as { messages: unknown[] } | undefined)?.messages ?? []
 
 describe('R86: the OpenAI-compatible adapter sends images and files', () => {
   it('R86: a followup with an image and files reaches the server as content parts, in order', async () => {
