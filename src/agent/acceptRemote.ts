@@ -7,6 +7,8 @@ import { errorText } from '../messages/errorText.js'
 /** What the owner's agent lends to a remote send. */
 export type RemoteSendTarget = {
   readonly finished: boolean
+  /** The agent's `maxBlockBytes` (R86): the sender checked only the default. */
+  readonly maxBlockBytes: number
   /** Whether the id waits, was delivered, or settled in this agent (or its restored journal). */
   knows(id: AgentMessageId): boolean
   /** The policy a local send meets at call time (R47–R49); throws its typed error. */
@@ -27,7 +29,7 @@ export const acceptRemote = (target: RemoteSendTarget, send: RemoteSend): Remote
   const id = send.id as AgentMessageId
   if (target.knows(id)) return 'known'
   try {
-    const { value, options } = checkSend(send.input, send.options, undefined, 'send()')
+    const { value, options } = checkSend(send.input, send.options, undefined, 'send()', target.maxBlockBytes)
     target.checkPolicy(options)
     target.enter(acceptedSend(value, options, id))
     return 'accepted'

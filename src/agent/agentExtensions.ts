@@ -38,6 +38,7 @@ export class Extensions implements AgentExtensions {
     return acceptRemote(
       {
         finished: driver.finished,
+        maxBlockBytes: driver.config.maxBlockBytes,
         knows: (id) => driver.outcomes.knows(id),
         checkPolicy: (options) =>
           checkSendPolicy(driver.state(), driver.pending, options, this.#maxQueued, 'send()'),

@@ -125,19 +125,19 @@ export class AgentFacade implements Agent {
 
   send(input: SendInput, options: SendOptions): AgentMessageId {
     this.#accepting('send()')
-    return this.#send(checkSend(input, options, undefined, 'send()'), 'send()')
+    return this.#send(checkSend(input, options, undefined, 'send()', this.#maxBlockBytes), 'send()')
   }
 
   followup(input: SendInput, options?: FollowupOptions): AgentMessageId {
-    return this.#send(checkSend(input, options, FOLLOWUP, 'followup()'), 'followup()')
+    return this.#send(checkSend(input, options, FOLLOWUP, 'followup()', this.#maxBlockBytes), 'followup()')
   }
 
   steer(input: SendInput, options?: SteerOptions): AgentMessageId {
-    return this.#send(checkSend(input, options, STEER, 'steer()'), 'steer()')
+    return this.#send(checkSend(input, options, STEER, 'steer()', this.#maxBlockBytes), 'steer()')
   }
 
   inject(input: SendInput, options?: PresetOptions): AgentMessageId {
-    return this.#send(checkSend(input, options, INJECT, 'inject()'), 'inject()')
+    return this.#send(checkSend(input, options, INJECT, 'inject()', this.#maxBlockBytes), 'inject()')
   }
 
   cancel(cause: AgentCancelCause, options?: CancelOptions): void {
@@ -204,7 +204,7 @@ export class AgentFacade implements Agent {
   }
 
   replace(id: AgentMessageId, input: SendInput): void {
-    this.#control(replaceCommand(id, input), 'replace()')
+    this.#control(replaceCommand(id, input, this.#maxBlockBytes), 'replace()')
   }
 
   move(id: AgentMessageId, index: number): void {
@@ -283,6 +283,11 @@ export class AgentFacade implements Agent {
   /** The seams companions use (`extensionsOf`): made when asked for, under a registered symbol. */
   get [EXTENSIONS](): Extensions {
     return new Extensions(this, this.#driver, this.#maxQueued)
+  }
+
+  /** The agent's `maxBlockBytes` (R86), which every send and replace checks its media against. */
+  get #maxBlockBytes(): number {
+    return this.#driver.config.maxBlockBytes
   }
 
   #accepting(call: string): void {

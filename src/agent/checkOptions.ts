@@ -2,6 +2,7 @@ import { asapScheduler, queueScheduler } from 'rxjs'
 import type { AgentOptions } from '../contracts/agentOptions.js'
 import { type InputIssue, InvalidInputError } from '../contracts/errors.js'
 import { didYouMean } from '../messages/hints.js'
+import { DEFAULT_MAX_BLOCK_BYTES } from '../messages/mediaBlocks.js'
 import { checkTools, isTimeout } from '../tools/toolSpecs.js'
 import { compactionIssues } from './compactHistory.js'
 import { checkBudget } from './humanInTheLoop.js'
@@ -24,6 +25,7 @@ const OPTION_KEYS: readonly string[] = [
   'approvalTimeoutMs',
   'budget',
   'compaction',
+  'maxBlockBytes',
 ]
 const HOOK_NAMES: readonly string[] = ['promptSubmit', 'step', 'turnStopping', 'requestError']
 
@@ -98,6 +100,12 @@ export const checkOptions = (options: AgentOptions) => {
       path: ['options', 'approvalTimeoutMs'],
       message: 'expected a number of milliseconds > 0 (leave it out for no limit)',
     })
+  const maxBlockBytes = options.maxBlockBytes ?? DEFAULT_MAX_BLOCK_BYTES
+  if (!Number.isInteger(maxBlockBytes) || maxBlockBytes < 1)
+    issues.push({
+      path: ['options', 'maxBlockBytes'],
+      message: 'expected an integer number of bytes >= 1 (leave it out for 20 MiB)',
+    })
   issues.push(...checkBudget(options.budget))
   issues.push(...compactionIssues(options.compaction, ['options', 'compaction'], true))
   if (issues.length > 0) throw new InvalidInputError('createAgent()', issues)
@@ -113,5 +121,6 @@ export const checkOptions = (options: AgentOptions) => {
     approvalTimeoutMs,
     budget: options.budget,
     compaction: options.compaction,
+    maxBlockBytes,
   }
 }

@@ -72,6 +72,7 @@ export const openAgent = (options: AgentOptions, release: boolean): Agent => {
       tools,
       toolSpecs: toolSpecsOf(tools),
       maxParallel,
+      maxBlockBytes: checked.maxBlockBytes,
       approvalTimeoutMs: checked.approvalTimeoutMs,
       scheduler,
       transcript,

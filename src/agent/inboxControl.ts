@@ -18,9 +18,9 @@ export const checkId = (id: unknown, call: string): AgentMessageId => {
 export const removeCommand = (id: unknown): Command => ({ type: 'remove', id: checkId(id, 'remove()') })
 
 /** Validated and snapshotted exactly like a send (R1, R2); the same id is kept. */
-export const replaceCommand = (id: unknown, input: unknown): Command => {
+export const replaceCommand = (id: unknown, input: unknown, maxBlockBytes?: number): Command => {
   const checked = checkId(id, 'replace()')
-  return { type: 'replace', message: messageOf(checked, parseSendValue(input, 'replace()')) }
+  return { type: 'replace', message: messageOf(checked, parseSendValue(input, 'replace()', maxBlockBytes)) }
 }
 
 export const moveCommand = (id: unknown, index: unknown): Command => {

@@ -1,6 +1,7 @@
 import type { JSONSchema7, LanguageModelV4CallOptions, LanguageModelV4FunctionTool } from '@ai-sdk/provider'
 import { withoutSchemaKey } from '../adapterKit/withoutSchemaKey.js'
 import type { ModelRequest, ToolSpec } from '../contracts/model.js'
+import type { PromptVersion } from './mediaParts.js'
 import type { FromLanguageModelOptions } from './options.js'
 import { toPrompt } from './toPrompt.js'
 
@@ -18,8 +19,9 @@ const toTool = (tool: ToolSpec): LanguageModelV4FunctionTool => ({
 export const callOptionsOf = (
   request: ModelRequest,
   options: FromLanguageModelOptions,
+  version: PromptVersion,
 ): Omit<LanguageModelV4CallOptions, 'abortSignal'> => ({
   ...options.callOptions,
-  prompt: toPrompt(request.system, request.messages),
+  prompt: toPrompt(request.system, request.messages, version),
   ...(request.tools.length > 0 ? { tools: request.tools.map(toTool) } : {}),
 })

@@ -3,11 +3,12 @@ import { describeError } from '../adapterKit/statusHint.js'
 const example = "for example anthropic('claude-sonnet-4-5') from '@ai-sdk/anthropic'"
 
 /**
- * The model as errors name it (`anthropic.messages claude-sonnet-4-5`), once it is checked to be a
- * provider's model of version 3 or 4. Each field is read once; a model that throws when read (a
- * getter, a Proxy) is refused like any other non-model.
+ * The model as errors name it (`anthropic.messages claude-sonnet-4-5`) and the version of the
+ * provider interface it implements, once it is checked to be a provider's model of version 3 or 4.
+ * Each field is read once; a model that throws when read (a getter, a Proxy) is refused like any
+ * other non-model.
  */
-export const checkModel = (model: unknown): string => {
+export const checkModel = (model: unknown): { readonly name: string; readonly version: 'v3' | 'v4' } => {
   if (typeof model === 'string')
     throw new TypeError(
       `fromLanguageModel(): got the model id '${model}'; pass the model of a provider package, ${example}`,
@@ -43,5 +44,5 @@ export const checkModel = (model: unknown): string => {
       `fromLanguageModel(): this model implements the provider interface ${String(fields.version)}; ` +
         'versions v3 (ai 6) and v4 (ai 7) are supported: update the provider package',
     )
-  return fields.name
+  return { name: fields.name, version: fields.version }
 }

@@ -30,8 +30,9 @@ import { type StreamItem, streamParts } from './streamParts.js'
  * as Ollama's. It speaks the provider interface (`LanguageModelV4`, or `V3` of the ai 6
  * generation) directly: the `ai` package is not needed, and `@ai-sdk/provider` only for types.
  *
- * 1. Each request calls `model.doStream` with the system text, the messages (user text, assistant
- *    text and tool calls, tool results), the tools as JSON Schema function tools, the app's
+ * 1. Each request calls `model.doStream` with the system text, the messages (user text, images
+ *    and files as `file` parts in the shape of the model's interface version, assistant text and
+ *    tool calls, tool results, as content parts when they hold media: docs/models.md), the tools as JSON Schema function tools, the app's
  *    `callOptions`, and an abort signal that follows the request's.
  * 2. Text and reasoning stream as deltas; tool calls come complete, their input the raw JSON
  *    string; `finish` carries the reason (`length` is `max-tokens`) and the usage totals.
@@ -66,7 +67,7 @@ export const fromLanguageModel = (
   model: LanguageModel,
   options: FromLanguageModelOptions = {},
 ): ModelAdapter => {
-  const name = checkModel(model)
+  const { name, version } = checkModel(model)
   const limits = waitLimitsOf('fromLanguageModel', options)
   const headers = Object.fromEntries(
     Object.entries(options.callOptions?.headers ?? {}).filter(
@@ -84,7 +85,7 @@ export const fromLanguageModel = (
     defer(() =>
       streamParts({
         model,
-        options: callOptionsOf(request, options),
+        options: callOptionsOf(request, options, version),
         signal: request.signal,
         callError: (error) => callError(context, error, Date.now()),
         readError: (error) => readError(context, error),

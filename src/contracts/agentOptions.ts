@@ -68,6 +68,12 @@ export type AgentOptions = {
    * `compact()`, and `whenInputTokensExceed` to compact without being asked.
    */
   readonly compaction?: CompactionOptions
+  /**
+   * The most bytes one image or file block may carry (R86), measured on the decoded bytes of its
+   * `data` (or of a `data:` URL); a larger one in a send, an inject, a steer, `ctx.context()` or a
+   * tool's result is refused. Default 20 MiB (20 971 520).
+   */
+  readonly maxBlockBytes?: number
 }
 
 export type Budget = BudgetLimits & { readonly onExceed: 'pause' | 'stop' }

@@ -36,7 +36,28 @@ export type ToolResultBlock = {
   readonly isError?: boolean
   readonly code?: ToolResultCode
 }
-export type ContentBlock = TextBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock
+/**
+ * Where the bytes of an image or file block are (R86): exactly one of `data`, the bytes in standard
+ * base64 (no `data:` prefix, no line breaks), and `url`, an `http:`, `https:` or `data:` URL.
+ */
+export type BlockBytes =
+  | { readonly data: string; readonly url?: undefined }
+  | { readonly url: string; readonly data?: undefined }
+/** An image for the model (R86): `mediaType` is `image/…`, such as `image/png`. */
+export type ImageBlock = { readonly type: 'image'; readonly mediaType: string } & BlockBytes
+/** A file for the model, such as a PDF (R86): `mediaType` is `type/subtype`, such as `application/pdf`. */
+export type FileBlock = {
+  readonly type: 'file'
+  readonly mediaType: string
+  readonly filename?: string
+} & BlockBytes
+export type ContentBlock =
+  | TextBlock
+  | ReasoningBlock
+  | ToolCallBlock
+  | ToolResultBlock
+  | ImageBlock
+  | FileBlock
 
 /** Plain JSON, as accepted anywhere a producer may attach its own data. */
 export type JsonValue =

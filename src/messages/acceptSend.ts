@@ -34,27 +34,29 @@ export type CheckedSend = { readonly value: string | UserMessageData; readonly o
  * with both (`send(undefined)` names the missing input as well as the missing options). With a
  * `preset` the options are a preset's (`followup`, `steer`, `inject`): `undefined` is the preset.
  * Every way into an agent uses it: the local send, a remote client, and the owner that applies
- * the client's request.
+ * the client's request. `maxBlockBytes` is the agent's (R86); a remote client, which cannot know
+ * the owner's, checks the default and the owner checks again.
  */
 export const checkSend = (
   input: unknown,
   options: unknown,
   preset: SendOptions | undefined,
   call: string,
+  maxBlockBytes?: number,
 ): CheckedSend => {
   let checked: SendOptions
   try {
     checked = preset ? parsePresetOptions(options, preset, call) : parseSendOptions(options, call)
   } catch (optionsError) {
     try {
-      parseSendValue(input, call)
+      parseSendValue(input, call, maxBlockBytes)
     } catch (inputError) {
       if (inputError instanceof InvalidInputError && optionsError instanceof InvalidInputError)
         throw new InvalidInputError(call, [...inputError.issues, ...optionsError.issues])
     }
     throw optionsError
   }
-  return { value: parseSendValue(input, call), options: checked }
+  return { value: parseSendValue(input, call, maxBlockBytes), options: checked }
 }
 
 /**

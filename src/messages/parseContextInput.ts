@@ -9,6 +9,7 @@ import type { MessageSource, UserMessageData } from '../contracts/messages.js'
 import { goalMessageIssue, goalStateTextIssue, isGoalStateText } from './goalMessageIssue.js'
 import { guarded, isRefusal } from './guarded.js'
 import { withHints } from './hints.js'
+import { DEFAULT_MAX_BLOCK_BYTES, oversizeIssues } from './mediaBlocks.js'
 import { userMessageDataSchema } from './schemas.js'
 import { deepFreeze, isPlainObject, jsonSnapshot, type Path, unreadable } from './snapshot.js'
 import { toInputIssues } from './toInputIssues.js'
@@ -26,7 +27,8 @@ import { userTextFastPath } from './userTextFastPath.js'
  *    other top-level keys (an `id`, say) are ignored and an `AgentMessage` can be sent again.
  * 3. Those two are snapshotted (deep copy, non-JSON refused with a path), then checked against
  *    `userMessageDataSchema`.
- * 4. A message that `decodeGoalEvent` would throw on (R33: `<goal_state>` text from a non-goal
+ * 4. An image or file block over `maxBlockBytes` (the agent's option, R86) is refused.
+ * 5. A message that `decodeGoalEvent` would throw on (R33: `<goal_state>` text from a non-goal
  *    source, a round-0 goal source that is not a canonical change), or a continuation round
  *    that carries a `change`, is refused, string shorthand included.
  *
@@ -38,10 +40,11 @@ export const parseContextInput = (
   defaultSource: MessageSource,
   call: string,
   root: string | Path = 'input',
+  maxBlockBytes = DEFAULT_MAX_BLOCK_BYTES,
 ): UserMessageData => {
   const rootPath = typeof root === 'string' ? [root] : root
   if (defaultSource === userSource) {
-    const value = parseUserValue(input, call, rootPath)
+    const value = parseUserValue(input, call, rootPath, maxBlockBytes)
     return typeof value === 'string' ? userText(value) : value
   }
   if (typeof input === 'string') {
@@ -49,11 +52,18 @@ export const parseContextInput = (
     const text = Object.freeze({ type: 'text', text: input } as const)
     return Object.freeze({ content: Object.freeze([text]), source: deepFreeze(defaultSource) })
   }
-  return guarded(call, rootPath, () => parseContextData(plainInput(input, call, rootPath), call, rootPath))
+  return guarded(call, rootPath, () =>
+    parseContextData(plainInput(input, call, rootPath), call, rootPath, maxBlockBytes),
+  )
 }
 
 /** Input from the user: the string of the shorthand when the value is its, else the data. */
-export const parseUserValue = (input: unknown, call: string, rootPath: Path): string | UserMessageData => {
+export const parseUserValue = (
+  input: unknown,
+  call: string,
+  rootPath: Path,
+  maxBlockBytes = DEFAULT_MAX_BLOCK_BYTES,
+): string | UserMessageData => {
   if (typeof input === 'string') {
     if (isGoalStateText(input)) throw new InvalidInputError(call, [goalStateTextIssue(rootPath)])
     return input
@@ -61,7 +71,10 @@ export const parseUserValue = (input: unknown, call: string, rootPath: Path): st
   // `guarded`, inlined: this runs per send, and the closure would be made per send.
   try {
     const { content, source } = plainInput(input, call, rootPath)
-    return userTextFastPath(content, source) ?? parseContextData({ content, source }, call, rootPath)
+    return (
+      userTextFastPath(content, source) ??
+      parseContextData({ content, source }, call, rootPath, maxBlockBytes)
+    )
   } catch (error) {
     if (isRefusal(error)) throw error
     throw new InvalidInputError(call, [{ path: rootPath, message: unreadable(error) }])
@@ -82,6 +95,7 @@ export const parseContextData = (
   input: { readonly content?: unknown; readonly source?: unknown },
   call: string,
   rootPath: Path,
+  maxBlockBytes = DEFAULT_MAX_BLOCK_BYTES,
 ): UserMessageData => {
   const snapshot = jsonSnapshot({ content: input.content, source: input.source }, rootPath)
   if (!snapshot.ok) throw new InvalidInputError(call, snapshot.issues)
@@ -96,6 +110,8 @@ export const parseContextData = (
   }
   // The schemas neither strip nor transform, so the frozen snapshot is the validated value.
   const data = snapshot.value as UserMessageData
+  const oversize = oversizeIssues(data.content, maxBlockBytes, [...rootPath, 'content'])
+  if (oversize.length > 0) throw new InvalidInputError(call, oversize)
   // A goal message that would not decode would break every goal fold of the transcript (R33).
   const goal = goalMessageIssue(data.content, data.source)
   if (goal) throw new InvalidInputError(call, [{ path: [...rootPath, ...goal.path], message: goal.message }])

@@ -15,6 +15,7 @@ import type {
   ToolResultCode,
   UserMessageData,
 } from '../contracts/messages.js'
+import { type MediaBlock, mediaBlockIssues } from './mediaBlocks.js'
 import { jsonSnapshot } from './snapshot.js'
 
 export const toolResultCodes = [
@@ -49,6 +50,30 @@ const toolResultBlockSchema = z.strictObject({
   code: z.enum(toolResultCodes).optional(),
 })
 
+/** Adds the issues of `mediaBlockIssues` (media type, base64, URL scheme) to a block's parse. */
+const checkMedia = (block: MediaBlock, ctx: z.RefinementCtx): void => {
+  for (const issue of mediaBlockIssues(block, []))
+    ctx.addIssue({ code: 'custom', path: [...issue.path], message: issue.message })
+}
+/** An image or file (R86): exactly one of `data` (base64) and `url` (http(s) or data:). */
+const imageBlockSchema = z
+  .strictObject({
+    type: z.literal('image'),
+    mediaType: z.string(),
+    data: z.string().optional(),
+    url: z.string().optional(),
+  })
+  .superRefine((block, ctx) => checkMedia(block as MediaBlock, ctx))
+const fileBlockSchema = z
+  .strictObject({
+    type: z.literal('file'),
+    mediaType: z.string(),
+    data: z.string().optional(),
+    url: z.string().optional(),
+    filename: z.string().optional(),
+  })
+  .superRefine((block, ctx) => checkMedia(block as MediaBlock, ctx))
+
 /**
  * One content block; unknown block types and unknown keys are refused. (`.optional()` types a
  * key as possibly `undefined`; what is checked is a JSON snapshot, which never holds one, so the
@@ -60,6 +85,8 @@ export const contentBlockSchema = z.discriminatedUnion('type', [
   reasoningBlockSchema,
   toolCallBlockSchema,
   toolResultBlockSchema,
+  imageBlockSchema,
+  fileBlockSchema,
 ]) as unknown as z.ZodType<ContentBlock>
 
 /** Plain JSON (checked by `jsonSnapshot`: `z.json()` is ~50x slower and accepts class instances). */

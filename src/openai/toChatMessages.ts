@@ -1,15 +1,28 @@
 import type { ContentBlock, Message } from '../contracts/messages.js'
+import { mediaResultText, toChatParts } from './toChatParts.js'
 import type { ChatMessage, ChatToolCall } from './wire.js'
 
 const textOf = (content: readonly ContentBlock[], separator: string): string =>
   content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join(separator)
 
 /**
- * A tool result as the one string Chat Completions accepts: text blocks as they are, any other
- * block as its JSON, so nothing the tool returned is silently lost.
+ * A tool result as the one string Chat Completions accepts: text blocks as they are, an image or
+ * file as a line saying what it was (R86), any other block as its JSON, so nothing the tool
+ * returned is silently lost.
  */
 const resultText = (content: readonly ContentBlock[]): string =>
-  content.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('\n')
+  content
+    .map((block) =>
+      block.type === 'text'
+        ? block.text
+        : block.type === 'image' || block.type === 'file'
+          ? mediaResultText(block)
+          : JSON.stringify(block),
+    )
+    .join('\n')
+
+const hasMedia = (content: readonly ContentBlock[]): boolean =>
+  content.some((block) => block.type === 'image' || block.type === 'file')
 
 const toolCall = (block: ContentBlock): ChatToolCall[] =>
   block.type === 'tool-call'
@@ -19,8 +32,14 @@ const toolCall = (block: ContentBlock): ChatToolCall[] =>
 const toChatMessage = (message: Message): ChatMessage[] => {
   switch (message.role) {
     // Separate user blocks are separate pieces of input: one per line. Reasoning is never sent back.
+    // With an image or file, the content is a list of parts (R86); text alone stays one string.
     case 'user':
-      return [{ role: 'user', content: textOf(message.content, '\n') }]
+      return [
+        {
+          role: 'user',
+          content: hasMedia(message.content) ? toChatParts(message.content) : textOf(message.content, '\n'),
+        },
+      ]
     case 'assistant': {
       const calls = message.content.flatMap(toolCall)
       // Assistant text blocks are pieces of one answer split by reasoning or calls: joined as is.

@@ -6,9 +6,15 @@ export type ChatToolCall = {
   readonly function: { readonly name: string; readonly arguments: string }
 }
 
+/** A part of a user message's content: text, an image (R86) or a file as base64 data. */
+export type ChatContentPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image_url'; readonly image_url: { readonly url: string } }
+  | { readonly type: 'file'; readonly file: { readonly file_data: string; readonly filename: string } }
+
 export type ChatMessage =
   | { readonly role: 'system'; readonly content: string }
-  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string | readonly ChatContentPart[] }
   | {
       readonly role: 'assistant'
       readonly content: string | null

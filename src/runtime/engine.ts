@@ -37,6 +37,8 @@ export type EngineConfig<A> = {
   readonly tools: readonly ToolDefinition<A>[]
   readonly toolSpecs: readonly ToolSpec[]
   readonly maxParallel: number
+  /** The agent's `maxBlockBytes` (R86): the most bytes of one image or file block. */
+  readonly maxBlockBytes: number
   /** The agent's `approvalTimeoutMs` (R66); a tool's own wins. */
   readonly approvalTimeoutMs: number | undefined
   readonly scheduler: SchedulerLike
@@ -119,7 +121,12 @@ export const buildEngine = <A>(parts: EngineParts<A>): Engine => {
     system: config.system,
     hooks: config.hooks,
     toolSpecs: config.toolSpecs,
-    runTools: createToolBatchRunner({ tools: config.tools, maxParallel: config.maxParallel, post }),
+    runTools: createToolBatchRunner({
+      tools: config.tools,
+      maxParallel: config.maxParallel,
+      maxBlockBytes: config.maxBlockBytes,
+      post,
+    }),
     approvals: createApprovalGate(config.tools, config.approvalTimeoutMs, config.scheduler),
     transcript: config.transcript,
     summarizers: config.summarizers,

@@ -47,6 +47,8 @@ const NO_TOOLS: ReadonlyMap<string, ToolDefinition<any>> = new Map()
 export type ToolRunnerOptions<A> = {
   readonly tools: readonly ToolDefinition<A>[]
   readonly maxParallel: number
+  /** The agent's `maxBlockBytes` (R86), for `ctx.context` and the results. */
+  readonly maxBlockBytes: number
   /** Posts a signal into the agent's pipeline (for `ctx.context`, which may come at any time). */
   readonly post: (signal: Signal) => void
 }
@@ -72,13 +74,13 @@ export const createToolBatchRunner = <A>(options: ToolRunnerOptions<A>): ToolBat
           })
     return from(groupCalls(items)).pipe(
       concatMap((group) =>
-        from(group).pipe(mergeMap((item) => runCall(batch, item, options.post), options.maxParallel)),
+        from(group).pipe(mergeMap((item) => runCall(batch, item, options), options.maxParallel)),
       ),
     )
   }
 }
 
-const runCall = <A>(batch: ToolBatch<A>, item: Item, post: (signal: Signal) => void): Observable<Signal> =>
+const runCall = <A>(batch: ToolBatch<A>, item: Item, options: ToolRunnerOptions<A>): Observable<Signal> =>
   defer(() => {
     const { activity, step } = batch
     const { index, call, tool } = item
@@ -99,7 +101,7 @@ const runCall = <A>(batch: ToolBatch<A>, item: Item, post: (signal: Signal) => v
     }
     const checked = checkArguments(call, tool)
     const run = (c: Checked): Observable<Signal> =>
-      c.ok ? execute(batch, item, tool as ToolDefinition<A>, c.args, outcome, post) : of(outcome(c.result))
+      c.ok ? execute(batch, item, tool as ToolDefinition<A>, c.args, outcome, options) : of(outcome(c.result))
     // Cancelled on its own, the call's run ends at once: a tool that ignores its signal holds
     // neither its group nor the batch (R71).
     if (!isObservableLike(checked)) return concat(of(started), batch.parts.until(index, run(checked)))
@@ -113,7 +115,7 @@ const execute = <A>(
   tool: ToolDefinition<A>,
   args: unknown,
   outcome: (result: ToolResultBlock, concluded?: boolean) => Signal,
-  post: (signal: Signal) => void,
+  { post, maxBlockBytes }: ToolRunnerOptions<A>,
 ): Observable<Signal> =>
   defer(() => {
     const { step } = batch
@@ -133,7 +135,10 @@ const execute = <A>(
         return defer(() => (settled ? EMPTY : batch.steers(call.id)))
       },
       context: (input: SendInput) =>
-        post({ type: 'tool/context', data: parseContextInput(input, toolSource, 'ctx.context()') }),
+        post({
+          type: 'tool/context',
+          data: parseContextInput(input, toolSource, 'ctx.context()', 'input', maxBlockBytes),
+        }),
       concludeTurn: () => {
         concluded = true
       },
@@ -141,7 +146,7 @@ const execute = <A>(
     return callHook<unknown>(() => tool.execute(args, ctx)).pipe(
       take(1),
       defaultIfEmpty(undefined),
-      map((value) => outcome(toResultBlock(call.id, value), concluded)),
+      map((value) => outcome(toResultBlock(call.id, value, maxBlockBytes), concluded)),
       // An error after the abort (as fetch's AbortError) is no delivered value: ABORTED (R25),
       // or the CANCELLED result the call already has (R71).
       catchError((error: unknown) =>

@@ -20,7 +20,10 @@ export const projectEvent = (event: SessionEvent): Message | undefined => {
   }
 }
 
-/** A message's size in characters: its text, reasoning, tool calls and tool results (R73). */
+/**
+ * A message's size in characters: its text, reasoning, tool calls and tool results (R73); images
+ * and files count nothing.
+ */
 export const messageChars = (message: Message): number => {
   let chars = 0
   for (const block of message.content) chars += blockChars(block)
@@ -36,5 +39,9 @@ const blockChars = (block: ContentBlock): number => {
       return block.name.length + block.arguments.length
     case 'tool-result':
       return block.content.reduce((n, inner) => n + blockChars(inner), 0)
+    // Providers bill media by their own measures (an image by its tiles): no text estimate fits.
+    case 'image':
+    case 'file':
+      return 0
   }
 }

@@ -2,12 +2,14 @@ import { filter, map, merge, type Observable } from 'rxjs'
 import type { Agent } from '../contracts/agent.js'
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
 import type { AgentMessage, ContentBlock, ToolResultBlock } from '../contracts/messages.js'
+import { mediaLabel } from '../messages/mediaBlocks.js'
 
 const textOf = (content: readonly ContentBlock[]): string => {
   const first = content[0]
   if (!first) return ''
   if (first.type === 'text' || first.type === 'reasoning') return first.text
   if (first.type === 'tool-call') return `${first.name}()`
+  if (first.type === 'image' || first.type === 'file') return mediaLabel(first)
   return `result:${first.toolCallId}`
 }
 const textsOf = (messages: readonly AgentMessage[]) => messages.map((m) => textOf(m.content)).join(',')

@@ -1,4 +1,5 @@
 import type { ContentBlock } from '../contracts/messages.js'
+import { mediaLabel } from '../messages/mediaBlocks.js'
 import { label } from '../testing/label.js'
 import type { TimelineEntry } from './types.js'
 
@@ -74,7 +75,13 @@ export type Layout = {
 export const contentText = (content: readonly ContentBlock[]): string =>
   content
     .map((b) =>
-      b.type === 'text' || b.type === 'reasoning' ? b.text : b.type === 'tool-call' ? `${b.name}()` : '',
+      b.type === 'text' || b.type === 'reasoning'
+        ? b.text
+        : b.type === 'tool-call'
+          ? `${b.name}()`
+          : b.type === 'image' || b.type === 'file'
+            ? mediaLabel(b)
+            : '',
     )
     .join('')
 

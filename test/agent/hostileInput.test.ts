@@ -87,7 +87,7 @@ describe('R2: a getter or Proxy trap that throws is refused as InvalidInputError
 describe('R2: the message of a refusal lists a few issues and says how many more', () => {
   it('R2: twenty thousand bad blocks', () => {
     const { agent, rec } = setup()
-    const content = Array.from({ length: 20_000 }, () => ({ type: 'image', url: 'x' }))
+    const content = Array.from({ length: 20_000 }, () => ({ type: 'video', url: 'x' }))
     let error: InvalidInputError | undefined
     try {
       agent.followup({ content, source: { kind: 'user' } } as never)
@@ -96,7 +96,7 @@ describe('R2: the message of a refusal lists a few issues and says how many more
     }
     expect(error).toBeInstanceOf(InvalidInputError)
     expect(error?.message.length).toBeLessThan(2_000)
-    expect(error?.message).toMatch(/^followup\(\): input\.content\[0\]\.type: unknown block type "image"/)
+    expect(error?.message).toMatch(/^followup\(\): input\.content\[0\]\.type: unknown block type "video"/)
     expect(error?.message).toMatch(/; and 19990 more issues$/)
     expect(error?.issueCount).toBe(20_000)
     expect(error?.issues).toHaveLength(100)

@@ -53,8 +53,8 @@ const badCalls: readonly BadCall[] = [
   ],
   [
     'followup: unknown block type',
-    (a) => a.followup({ content: [{ type: 'image', url: 'x' }], source: user }),
-    'followup(): input.content[0].type: unknown block type "image"',
+    (a) => a.followup({ content: [{ type: 'video', url: 'x' }], source: user }),
+    'followup(): input.content[0].type: unknown block type "video"',
   ],
   [
     'followup: unknown key on a block',

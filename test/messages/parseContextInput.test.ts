@@ -62,8 +62,8 @@ describe('parseSendInput', () => {
     ['a non-string text', msg([{ type: 'text', text: 1 }]), 'input.content[0].text: expected string'],
     [
       'an unknown block type',
-      msg([{ type: 'image', url: 'u' }]),
-      'input.content[0].type: unknown block type "image"',
+      msg([{ type: 'video', url: 'u' }]),
+      'input.content[0].type: unknown block type "video"',
     ],
     ['a block without type', msg([{ text: 'x' }]), 'input.content[0].type: required'],
     [
@@ -175,7 +175,7 @@ describe('parseSendInput', () => {
     expect(error.message).toBe(
       'steer(): input.content[0].text: expected string; ' +
         'input.content[1].type: unknown block type "x"; ' +
-        'expected one of "text", "reasoning", "tool-call", "tool-result"; ' +
+        'expected one of "text", "reasoning", "tool-call", "tool-result", "image", "file"; ' +
         'input.source.kind: must not be empty',
     )
     expect(error.issues.map((issue) => issue.path)).toStrictEqual([
