@@ -8,6 +8,7 @@ export type {
   StepText,
 } from './contracts/agent.js'
 export type { AgentOptions, Budget } from './contracts/agentOptions.js'
+export type { CompactionOptions, CompactOptions, Summarizer } from './contracts/compaction.js'
 export {
   AgentBusyError,
   AgentDisposedError,
@@ -33,6 +34,9 @@ export type {
   BudgetPauseData,
   BudgetUsage,
   CancelRequestedEvent,
+  CompactionEndEvent,
+  CompactionResult,
+  CompactionStartEvent,
   InboxDequeueEvent,
   InboxDiscardEvent,
   InboxEnqueueEvent,

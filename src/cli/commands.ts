@@ -2,6 +2,7 @@ import type { Agent } from '../contracts/agent.js'
 import type { AgentMessageId } from '../contracts/messages.js'
 import { errorText } from '../messages/errorText.js'
 import { type ApprovalAnswer, answerApproval, parseAnswer } from './approvalPrompt.js'
+import { COMPACT_HELP, compactionLine } from './compactCommand.js'
 import { inboxLines, itemNumbered } from './inboxList.js'
 import type { RunningTools } from './runningTools.js'
 
@@ -21,6 +22,8 @@ export type Command =
   | { readonly kind: 'deny'; readonly callId: string; readonly reason?: string }
   /** `/rollback [N]`: undo the last N turns of the conversation, 1 by default (R77). */
   | { readonly kind: 'rollback'; readonly turns: number }
+  /** `/compact [N]`: summarise the conversation before the last N turns (R74). */
+  | { readonly kind: 'compact'; readonly keepLastTurns?: number }
   | { readonly kind: 'quit' | 'help' | 'inbox' | 'empty' }
   | { readonly kind: 'unknown'; readonly text: string }
   | { readonly kind: 'usage'; readonly text: string }
@@ -28,7 +31,7 @@ export type Command =
 
 /** The commands, for `/help` in both modes. */
 export const COMMANDS_HELP =
-  '/queue text · /steer text · !text (steer and cut the answer being written) · /inject text · /cancel [keep] · /cancel-tool N|ID · /inbox · /promote N · /drop N · /move N M · /approve ID · /deny ID [reason] · /rollback [N] · /quit'
+  '/queue text · /steer text · !text (steer and cut the answer being written) · /inject text · /cancel [keep] · /cancel-tool N|ID · /inbox · /promote N · /drop N · /move N M · /approve ID · /deny ID [reason] · /rollback [N] · /compact [N] · /quit'
 /** What the numbers mean, for `/help`. */
 export const NUMBERS_HELP =
   'N is the number of a waiting item as /inbox lists it: the queue first (the order it runs in), then staged steering and context. /promote N steers queued item N into the running turn (or runs it next while idle); /move N M makes it item M.'
@@ -47,7 +50,7 @@ const number = (word: string | undefined): number | undefined =>
 /**
  * `/queue text` (or `/followup text`), `/steer text`, `/inject text`, `/cancel [keep]`, `/inbox`,
  * `/promote N`, `/drop N`, `/move N M`, `/approve ID`, `/deny ID [reason]`, `/rollback [N]`,
- * `/quit`, `/help`, or
+ * `/compact [N]`, `/quit`, `/help`, or
  * plain text. While a call waits for approval (`approving`), `y`, `n` and `n <reason>` answer it.
  */
 export const parseCommand = (line: string, approving = false): Command => {
@@ -92,6 +95,12 @@ export const parseCommand = (line: string, approving = false): Command => {
         : n !== undefined && rest.length === 1
           ? { kind: 'rollback', turns: n }
           : { kind: 'usage', text: 'usage: /rollback [N] (undo the last N turns, 1 without N)' }
+    case 'compact':
+      return rest.length === 0
+        ? { kind: 'compact' }
+        : n !== undefined && rest.length === 1
+          ? { kind: 'compact', keepLastTurns: n }
+          : { kind: 'usage', text: 'usage: /compact [N] (summarise all but the last N turns)' }
     case 'approve':
       return rest.length === 1 && rest[0]
         ? { kind: 'approve', callId: rest[0] }
@@ -114,10 +123,14 @@ export const parseCommand = (line: string, approving = false): Command => {
   }
 }
 
-/** What running a command did: lines to show, and the message it sent (for its receipt). */
+/**
+ * What running a command did: lines to show, the message it sent (for its receipt), and for a
+ * command that ends later (`/compact`), the line to show when it has.
+ */
 export type CommandResult = {
   readonly lines: readonly string[]
   readonly sent?: { readonly id: AgentMessageId; readonly text: string }
+  readonly later?: Promise<string | undefined>
 }
 
 const say = (...lines: string[]): CommandResult => ({ lines })
@@ -184,11 +197,16 @@ const run = (agent: Agent, command: Command, context: CommandContext): CommandRe
       // Its `rollback` event prints what it did; a refusal (busy, too many turns) is the line.
       agent.rollback(command.turns)
       return say()
+    case 'compact': {
+      // Its `compaction` event prints what it did; the other endings leave a line.
+      const keep = command.keepLastTurns === undefined ? {} : { keepLastTurns: command.keepLastTurns }
+      return { lines: [], later: agent.compact(keep).then(compactionLine, errorText) }
+    }
     case 'yes':
     case 'no':
       return say(...answerApproval(agent, command))
     case 'help':
-      return say(COMMANDS_HELP, NUMBERS_HELP, HISTORY_HELP, APPROVAL_HELP)
+      return say(COMMANDS_HELP, NUMBERS_HELP, HISTORY_HELP, COMPACT_HELP, APPROVAL_HELP)
     case 'unknown':
       return say(`unknown command: ${command.text} (try /help)`)
     case 'usage':

@@ -45,7 +45,7 @@ const pausedAtEnd = (agent: Agent): string | undefined => {
  * became of each message sent (`✓ ran as turn 2`, `✓ steered into 1.2`, `✗ dropped (removed)`).
  * When a tool call waits for approval, `y`, `n` and `n <reason>` answer it (R67); such a line read
  * while the turn still runs waits until the turn pauses or ends, as a person would wait for the
- * question. A `/rollback N` read while a turn runs waits for it to end too. Resolves once input
+ * question. A `/rollback N` or `/compact N` read while a turn runs waits for it to end too. Resolves once input
  * ended (or `/quit`) and the agent is idle, or paused.
  */
 export const runLines = async (
@@ -87,12 +87,16 @@ export const runLines = async (
     if (parseAnswer(line) && agent.status === 'running') await idleOrPaused(agent)
     const command = parseCommand(line, askedApproval(agent) !== undefined)
     if (command.kind === 'empty') continue
-    // A script undoes a turn once it ran, as a person waits for the answer before undoing it.
-    if (command.kind === 'rollback' && agent.status === 'running') await idleOrPaused(agent)
+    // A script undoes or compacts turns once they ran, as a person waits for the answers first.
+    if ((command.kind === 'rollback' || command.kind === 'compact') && agent.status === 'running')
+      await idleOrPaused(agent)
     lines++
     if (command.kind === 'quit') break
-    const { lines: said, sent } = runCommand(agent, command, { running })
+    const { lines: said, sent, later } = runCommand(agent, command, { running })
     for (const line of said) write(line)
+    // A script's next line comes once a compaction ended, as its undo waits for the turn.
+    const ended = await later
+    if (ended !== undefined) write(ended)
     if (sent) receipts.track(sent.id, sent.text)
     await settle()
   }

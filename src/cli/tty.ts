@@ -139,13 +139,18 @@ export const runTty = (
     const submit = (line: string) => {
       const command = parseCommand(line, askedApproval(agent) !== undefined)
       if (command.kind === 'quit') return quit()
-      const { lines, sent } = runCommand(agent, command, { running })
+      const { lines, sent, later } = runCommand(agent, command, { running })
       // Help and the list go to the scrollback; a refusal ("no item 5") stays in the status line.
       const listing = command.kind === 'help' || command.kind === 'inbox'
       for (const said of listing ? [...lines, ...(command.kind === 'help' ? KEYS_HELP : [])] : [])
         print(dim(said))
       notice = listing ? '' : lines.join(' · ')
       if (sent) receipts.track(sent.id, sent.text)
+      void later?.then((line) => {
+        if (line === undefined || quitting) return
+        notice = line
+        render()
+      })
       render()
     }
     const onKey = (text: string | undefined, key: Key = {}) => {

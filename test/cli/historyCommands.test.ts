@@ -1,5 +1,5 @@
 /**
- * The terminal app and history (R73, R77): `/rollback [N]`, the lines of the history events, and
+ * The terminal app and history (R73, R74, R77): `/rollback [N]`, `/compact [N]`, the lines of the history events, and
  * the token totals of the status line. In-process with the demo model first, then the command
  * end to end, without a terminal and in one (test/support/cliCommand.ts).
  */
@@ -81,6 +81,72 @@ describe('R77: /rollback', () => {
   })
 })
 
+describe('R74: /compact', () => {
+  it.each([
+    ['/compact', { kind: 'compact' }],
+    ['/compact 2', { kind: 'compact', keepLastTurns: 2 }],
+    ['/compact 0', { kind: 'compact', keepLastTurns: 0 }],
+    ['/compact all', { kind: 'usage', text: expect.stringContaining('usage: /compact [N]') }],
+    ['/compact 1 2', { kind: 'usage', text: expect.stringContaining('usage: /compact [N]') }],
+  ])('%j parses as %j', (line, command) => {
+    expect(parseCommand(line)).toEqual(command)
+  })
+
+  it('R74: /compact N summarises all but the last N turns with the demo model; with nothing before them it says so and writes nothing', async () => {
+    const agent = demoAgent()
+    agent.followup('one')
+    agent.followup('two')
+    await agent.whenIdle()
+
+    const nothing = runCommand(agent, parseCommand('/compact 2'))
+    expect(nothing.lines).toEqual([])
+    expect(await nothing.later).toBe(
+      'nothing to compact: the conversation is no longer than the turns it keeps',
+    )
+    expect(agent.session.events.some((e) => e.type === 'compaction')).toBe(false)
+
+    const done = runCommand(agent, parseCommand('/compact 1'))
+    expect(await done.later).toBeUndefined()
+    const compaction = agent.session.events.at(-1)
+    expect(compaction?.type).toBe('compaction')
+    const [summary, ...tail] = agent.session.messages()
+    expect(summary?.role).toBe('user')
+    expect(tail.flatMap((m) => (m.role === 'user' ? m.content : []))).toEqual([{ type: 'text', text: 'two' }])
+    expect(userTexts(agent.session.events)).toEqual(['one', 'two'])
+    await agent.dispose()
+  })
+
+  it('R74: a /compact the agent refuses (disposed) or a summariser that throws leaves a line and the conversation as it was', async () => {
+    const failing = createAgent({
+      model: demoModel(timings),
+      compaction: {
+        summarize: () => {
+          throw new Error('summary service down')
+        },
+      },
+    })
+    failing.followup('one')
+    failing.followup('two')
+    await failing.whenIdle()
+    const before = failing.session.messages()
+    const failed = runCommand(failing, parseCommand('/compact 1'))
+    expect(await failed.later).toMatch(
+      /^the compaction failed, the conversation is as it was: .*summary service down/,
+    )
+    expect(failing.session.messages()).toEqual(before)
+    await failing.dispose()
+    const refused = runCommand(failing, parseCommand('/compact'))
+    expect(refused.lines.length + (refused.later ? 1 : 0)).toBe(1)
+    expect([...refused.lines, await refused.later].join('')).toMatch(/disposed/)
+  })
+
+  it('/help lists /compact and says what it does', () => {
+    const help = runCommand(demoAgent(), { kind: 'help' }).lines
+    expect(help[0]).toContain('/compact [N]')
+    expect(help.join('\n')).toContain('/compact N replaces the conversation before the last N turns')
+  })
+})
+
 describe('R73, R77: the lines of the history events and the token totals', () => {
   it('a rollback, a compaction and a fork are each one line that says what it did', () => {
     const line = (type: 'rollback' | 'compaction' | 'fork', data: object) =>
@@ -147,6 +213,24 @@ describe('the steerable command and history', () => {
     expect(log.filter((e) => e.type === 'turn/end')).toHaveLength(2)
   }, 60_000)
 
+  it('R74: without a terminal, /compact N summarises the conversation before the last N turns and prints the compaction', () => {
+    const file = join(root, 'compact.jsonl')
+    const result = runCli(
+      cli,
+      'first question\n/queue second question\n/compact 1\n/compact 5\n',
+      ['--session', file],
+      FAST,
+    )
+    expect(result.status).toBe(0)
+    expect(result.stdout).toMatch(/\(compacted: the messages before event \d+ are now a summary\)/)
+    expect(result.stdout).toContain(
+      'nothing to compact: the conversation is no longer than the turns it keeps',
+    )
+    const log = readLog(file)
+    expect(log.filter((e) => e.type === 'compaction')).toHaveLength(1)
+    expect(log.filter((e) => e.type === 'turn/end')).toHaveLength(2)
+  }, 60_000)
+
   it.runIf(hasPty)(
     'R73, R77: in a terminal the status line shows the tokens (~: the demo model sends no usage); /rollback undoes the turn',
     () => {
@@ -177,6 +261,34 @@ describe('the steerable command and history', () => {
           .filter((e) => e.type === 'rollback')
           .map((e) => e.data),
       ).toEqual([{ toTurn: 0 }])
+    },
+    90_000,
+  )
+
+  it.runIf(hasPty)(
+    'R74: in a terminal /compact 0 summarises the whole conversation and prints it; /compact 5 then says there is nothing to compact',
+    () => {
+      const file = join(root, 'tty-compact.jsonl')
+      const { status, error } = driveCli(
+        cli,
+        [
+          { wait: 'steerable —' },
+          { send: 'first\r' },
+          { wait: 'Anything else?' },
+          { wait: 'idle' },
+          { send: '/compact 0\r' },
+          { wait: '(compacted: the messages before event' },
+          { send: '/compact 5\r' },
+          { wait: 'nothing to compact' },
+          { send: '\x04' },
+          { wait: 'bye' },
+        ],
+        ['--session', file],
+        { STEERABLE_DEMO_WORD_MS: '10', STEERABLE_DEMO_TOOL_MS: '20' },
+      )
+      expect(error).toBe('')
+      expect(status).toBe(0)
+      expect(readLog(file).filter((e) => e.type === 'compaction')).toHaveLength(1)
     },
     90_000,
   )
