@@ -49,6 +49,10 @@ export class Extensions implements AgentExtensions {
     )
   }
 
+  handOver(): void {
+    this.#driver.config.transcript.handOver()
+  }
+
   /**
    * The owner's side of a remote edit (R55, R58): it goes through the agent's own operation, so it
    * is one input of the same ordered pipeline as everything else (V3), validated again (R1, R2),

@@ -21,6 +21,12 @@ export type AgentExtensions = {
    */
   applyRemoteEdit(edit: RemoteEdit): RemoteEditApplied
   /**
+   * Hands the store, at once, the events and inbox records it does not hold yet (what
+   * `session.flush()` hands over a microtask later), so that a note made right after it is
+   * written with them; throws what the store throws.
+   */
+  handOver(): void
+  /**
    * Stops driving without discarding (R57): a running turn ends as by a keepInbox cancel, what
    * waits stays in the store's journal for the next owner, the store is flushed and closed.
    * Resolves like `dispose()`.

@@ -121,9 +121,17 @@ export const applyRemoteRequest = (
     // did (and a checkpoint that fails leaves both to the next owner). An edit that changed
     // nothing is recorded too, so that no later owner applies it in a state it was not meant for;
     // so is a refused decision, with its settlement, which its client reads (R65).
-    const flushed = flush()
-    store.noteRemoteApplied(request.seq)
-    void flushed
+    // `session.flush()` hands over a microtask later; the note must not reach a checkpoint that
+    // starts before then, without what the edit did (a refused rollback's settlement, say).
+    try {
+      extensionsOf(agent).handOver()
+      store.noteRemoteApplied(request.seq)
+    } catch (error) {
+      // What the edit did stays with the transcript for the next flush; the edit is not noted, so
+      // a later owner applies it again in the state the log then holds.
+      tell(handlers.failed, error)
+    }
+    void flush()
   }
   tell(handlers.applied, request, result)
   return result
