@@ -19,7 +19,7 @@ const folders = {
   timeline: ['contracts', 'messages', 'session', 'testing'],
   // The marble kit of steerable/testing: an agent on virtual time, recorded and drawn.
   marbleKit: ['contracts', 'agent', 'testing', 'timeline'],
-  client: [],
+  client: ['contracts'],
   web: ['contracts', 'messages', 'timeline', 'client'],
   cli: ['contracts', 'messages', 'web', 'entry'],
   postgres: ['contracts', 'messages', 'session', 'runtime', 'agent'],

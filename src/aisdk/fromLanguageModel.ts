@@ -28,7 +28,8 @@ import { type StreamItem, streamParts } from './streamParts.js'
  * A model adapter for a language model of any AI SDK provider package: `@ai-sdk/anthropic`,
  * `@ai-sdk/google`, `@ai-sdk/openai`, `@ai-sdk/mistral`, Amazon Bedrock, community providers such
  * as Ollama's. It speaks the provider interface (`LanguageModelV4`, or `V3` of the ai 6
- * generation) directly: the `ai` package is not needed, and `@ai-sdk/provider` only for types.
+ * generation) directly: the `ai` package is not needed. Its types are its own (`LanguageModel`),
+ * so they fit the models of both generations.
  *
  * 1. Each request calls `model.doStream` with the system text, the messages (user text, images
  *    and files as `file` parts in the shape of the model's interface version, assistant text and

@@ -1,11 +1,6 @@
-import type { LanguageModelV3, LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider'
+import type { LanguageModelCallSettings } from './languageModel.js'
 
-/**
- * A language model of an AI SDK provider package (`anthropic('claude-…')`, `google('gemini-…')`,
- * `openai('gpt-…')` …): the provider interface of version 4 (ai 7) or 3 (ai 6). Only the types come
- * from `@ai-sdk/provider`; nothing of it is loaded at run time.
- */
-export type LanguageModel = LanguageModelV4 | LanguageModelV3
+export type { LanguageModel } from './languageModel.js'
 
 export type FromLanguageModelOptions = {
   /**
@@ -13,7 +8,7 @@ export type FromLanguageModelOptions = {
    * `stopSequences`, `seed`, `toolChoice`, `headers`, `providerOptions` (thinking budgets, cache
    * control …). The prompt, the tools and the abort signal come from each request.
    */
-  readonly callOptions?: Omit<LanguageModelV4CallOptions, 'prompt' | 'tools' | 'abortSignal'>
+  readonly callOptions?: LanguageModelCallSettings
   /**
    * Strings that an error must never quote, beside the ones found by themselves: a key the app
    * passed to the provider itself (`createAnthropic({apiKey})`). The values of environment

@@ -1,4 +1,6 @@
-import { defer, Observable, retry, throwError, timer } from 'rxjs'
+import { asyncScheduler, defer, Observable, retry, type SchedulerLike, throwError, timer } from 'rxjs'
+import { type InputIssue, InvalidInputError } from '../contracts/errors.js'
+import { EventSourceGaveUpError, EventSourceMissingError } from './errors.js'
 
 /** The part of the browser's `EventSource` this client uses (Node 22+ and polyfills have it too). */
 export type EventSourceLike = {
@@ -20,16 +22,30 @@ export type FromEventSourceOptions = {
   /** Milliseconds before reconnecting after the connection drops; default 1000. */
   readonly retryDelay?: number
   /**
-   * Reconnections after failed connections in a row before the Observable errors; default: never
-   * gives up. A connection that opens and ends without delivering an event is a failed one.
+   * Failed connections in a row to retry before the Observable errors with
+   * `EventSourceGaveUpError`; default {@link DEFAULT_MAX_RETRIES}, `Infinity` never gives up. A
+   * connection that opens and ends without delivering an event is a failed one.
    */
   readonly maxRetries?: number
-  /** The `EventSource` constructor; default `globalThis.EventSource`. */
-  readonly EventSource?: new (
+  /**
+   * The `EventSource` constructor; default `globalThis.EventSource`. On Node 20, which has none,
+   * pass the `eventsource` npm package's `EventSource`.
+   */
+  readonly eventSource?: new (
     url: string,
   ) => EventSourceLike
+  /** Where the wait of `retryDelay` is scheduled; default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike
 }
 
+/**
+ * The default of `maxRetries`: at the default `retryDelay`, a server that stays unreachable for
+ * about ten seconds ends the stream, long enough to ride out a restart, short enough that a page
+ * says the server is gone instead of retrying in silence.
+ */
+export const DEFAULT_MAX_RETRIES = 10
+
+const CALL = 'fromEventSource()'
 const CLOSED = 2
 
 /**
@@ -40,6 +56,11 @@ const CLOSED = 2
  * so a consumer can start from the snapshot a server sends on connect. Unsubscribing closes the
  * connection.
  *
+ * 1. Bad options throw `InvalidInputError` at call time.
+ * 2. With no `EventSource` to connect with, the stream errors at once with `EventSourceMissingError`.
+ * 3. After `maxRetries` failed reconnections in a row it errors with `EventSourceGaveUpError`,
+ *    naming the attempts and the last failure (its `cause`).
+ *
  * @example
  * fromEventSource('/events', { events: ['snapshot', 'entry'] }).subscribe((e) => console.log(e.type, e.data))
  */
@@ -47,69 +68,89 @@ export const fromEventSource = <T = unknown>(
   url: string,
   options: FromEventSourceOptions = {},
 ): Observable<ServerEvent<T>> => {
-  const { maxRetries, retryDelay } = options
-  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0))
-    throw new TypeError(`fromEventSource: options.maxRetries must be a whole number ≥ 0, got ${maxRetries}`)
-  if (retryDelay !== undefined && !(Number.isFinite(retryDelay) && retryDelay >= 0))
-    throw new TypeError(`fromEventSource: options.retryDelay must be milliseconds ≥ 0, got ${retryDelay}`)
-  /** `delivered` is called on each event received (not on `open`). */
-  const connect = (delivered: () => void) =>
-    new Observable<ServerEvent<T>>((subscriber) => {
-      const Source =
-        options.EventSource ??
-        (globalThis as { EventSource?: FromEventSourceOptions['EventSource'] }).EventSource
-      if (!Source) {
-        subscriber.error(
-          notRetried(new TypeError('fromEventSource: no EventSource here; pass options.EventSource')),
-        )
-        return
-      }
-      let source: EventSourceLike
-      try {
-        source = new Source(url)
-      } catch (error) {
-        // A URL the EventSource refuses is refused again on every retry.
-        subscriber.error(notRetried(new TypeError(`fromEventSource: cannot open ${url}`, { cause: error })))
-        return
-      }
-      source.addEventListener('open', () =>
-        subscriber.next({ type: 'open', data: undefined as T, lastEventId: '' }),
-      )
-      for (const type of options.events ?? ['message']) {
-        source.addEventListener(type, (event) => {
-          delivered()
-          subscriber.next({ type, data: parse(event.data) as T, lastEventId: event.lastEventId ?? '' })
-        })
-      }
-      // The browser retries on its own while CONNECTING; closing and retrying here makes the delay
-      // and the limit ours, and gives every connection its `open` event.
-      source.addEventListener('error', () => {
-        source.close()
-        subscriber.error(
-          new Error(
-            `fromEventSource: the connection to ${url} dropped (state ${source.readyState === CLOSED ? 'closed' : 'reconnecting'})`,
-          ),
-        )
-      })
-      return () => source.close()
-    })
+  const issues = optionIssues(url, options)
+  if (issues.length > 0) throw new InvalidInputError(CALL, issues)
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES
+  const retryDelay = options.retryDelay ?? 1000
+  const scheduler = options.scheduler ?? asyncScheduler
   return defer(() => {
+    const Source =
+      options.eventSource ??
+      (globalThis as { EventSource?: FromEventSourceOptions['eventSource'] }).EventSource
+    if (!Source) return throwError(() => new EventSourceMissingError(CALL))
     // Counted here, not by retry's resetOnSuccess: that would count `open` as a success.
     let failures = 0
-    return connect(() => {
+    const delivered = () => {
       failures = 0
-    }).pipe(
+    }
+    return connect<T>(url, Source, options.events ?? ['message'], delivered).pipe(
       retry({
-        delay: (error: unknown) =>
-          fatal.has(error as object) || ++failures > (maxRetries ?? Number.POSITIVE_INFINITY)
-            ? throwError(() => error)
-            : timer(retryDelay ?? 1000),
+        delay: (error: unknown) => {
+          if (fatal.has(error as object)) return throwError(() => error)
+          failures++
+          return failures > maxRetries
+            ? throwError(() => new EventSourceGaveUpError(CALL, url, failures, error))
+            : timer(retryDelay, scheduler)
+        },
       }),
     )
   })
 }
 
-/** Errors no retry can mend (nothing to connect with): they end the stream at once. */
+/** One connection; `delivered` is called on each event received (not on `open`). */
+const connect = <T>(
+  url: string,
+  Source: NonNullable<FromEventSourceOptions['eventSource']>,
+  events: readonly string[],
+  delivered: () => void,
+) =>
+  new Observable<ServerEvent<T>>((subscriber) => {
+    let source: EventSourceLike
+    try {
+      source = new Source(url)
+    } catch (error) {
+      // A URL the EventSource refuses is refused again on every retry.
+      subscriber.error(notRetried(new TypeError(`${CALL}: cannot open ${url}`, { cause: error })))
+      return
+    }
+    source.addEventListener('open', () =>
+      subscriber.next({ type: 'open', data: undefined as T, lastEventId: '' }),
+    )
+    for (const type of events) {
+      source.addEventListener(type, (event) => {
+        delivered()
+        subscriber.next({ type, data: parse(event.data) as T, lastEventId: event.lastEventId ?? '' })
+      })
+    }
+    // The browser retries on its own while CONNECTING; closing and retrying here makes the delay
+    // and the limit ours, and gives every connection its `open` event.
+    source.addEventListener('error', () => {
+      const state = source.readyState === CLOSED ? 'closed' : 'reconnecting'
+      source.close()
+      subscriber.error(new Error(`${CALL}: the connection to ${url} dropped (state ${state})`))
+    })
+    return () => source.close()
+  })
+
+const optionIssues = (url: unknown, options: FromEventSourceOptions): InputIssue[] => {
+  const issues: InputIssue[] = []
+  const bad = (path: string[], message: string) => issues.push({ path, message })
+  if (typeof url !== 'string') bad(['url'], 'expected the URL of the event stream as a string')
+  const { maxRetries, retryDelay, events, eventSource } = options
+  if (maxRetries !== undefined && !(maxRetries === Number.POSITIVE_INFINITY || isCount(maxRetries)))
+    bad(['options', 'maxRetries'], `expected a whole number ≥ 0 or Infinity, got ${maxRetries}`)
+  if (retryDelay !== undefined && !(Number.isFinite(retryDelay) && retryDelay >= 0))
+    bad(['options', 'retryDelay'], `expected milliseconds ≥ 0, got ${retryDelay}`)
+  if (events !== undefined && !(Array.isArray(events) && events.every((e) => typeof e === 'string')))
+    bad(['options', 'events'], 'expected an array of event names')
+  if (eventSource !== undefined && typeof eventSource !== 'function')
+    bad(['options', 'eventSource'], 'expected an EventSource constructor')
+  return issues
+}
+
+const isCount = (n: number) => Number.isInteger(n) && n >= 0
+
+/** Errors no retry can mend: they end the stream at once. */
 const fatal = new WeakSet<object>()
 const notRetried = (error: Error): Error => {
   fatal.add(error)
