@@ -3,7 +3,7 @@
  * and nothing else, and the engines the package promises match what it ships.
  *
  * - the LICENSE that package.json names is in it, and the serve page's script; no source maps;
- * - it stays small (under 400 kB packed);
+ * - it stays small (under 500 kB packed; see docs/decisions.md, "Packaging and adoption");
  * - each error class is defined once in the CommonJS build (entries share it), so `instanceof`
  *   holds across entries under `require` as under `import`;
  * - every dependency bundled into dist/ and every runtime dependency runs on the Node versions
@@ -30,7 +30,7 @@ if (!files.includes('LICENSE')) problems.push(`package.json says ${pkg.license},
 if (!files.includes('dist/webapp.js')) problems.push('dist/webapp.js (the serve page) is not packed')
 const maps = files.filter((f) => f.endsWith('.map'))
 if (maps.length > 0) problems.push(`source maps are packed: ${maps.join(', ')}`)
-if (pack.size > 400_000) problems.push(`the tarball is ${pack.size} bytes packed (over 400 kB)`)
+if (pack.size > 500_000) problems.push(`the tarball is ${pack.size} bytes packed (over 500 kB)`)
 
 const definedIn = new Map<string, string[]>()
 for (const file of readdirSync(join(root, 'dist')).filter((f) => f.endsWith('.cjs'))) {
