@@ -79,14 +79,15 @@ describe('openaiModel: headersTimeoutMs and idleTimeoutMs', () => {
 
     const pinging = await serve(async (res) => {
       sseHead(res)
-      // 1.5 s without an event, never 50 ms without a byte.
-      for (let i = 0; i < 30; i++) {
+      // At least 2.5 s without an event, but a byte every 100 ms: a 20-fold margin under the
+      // 2 s idle limit, so a loaded machine that delays a write cannot make it look stalled.
+      for (let i = 0; i < 25; i++) {
         res.write(': keep-alive\n\n')
-        await delay(50)
+        await delay(100)
       }
       res.end(event(chunk({ content: 'ok' }, 'stop')) + event('[DONE]'))
     })
-    expect(await run(pinging, { idleTimeoutMs: 500 })).toEqual({
+    expect(await run(pinging, { idleTimeoutMs: 2_000 })).toEqual({
       events: [
         { type: 'text', text: 'ok' },
         { type: 'finish', reason: 'stop' },
