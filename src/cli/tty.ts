@@ -6,6 +6,7 @@ import { COLORS, droppedLine, formatDurable, formatLive, textOf } from './format
 import { inboxLines } from './inboxList.js'
 import { LiveRegion } from './liveRegion.js'
 import { type Edited, QueueEditor } from './queueEditor.js'
+import { quitNow } from './quitNow.js'
 import { Receipts } from './receipts.js'
 import { RunningTools } from './runningTools.js'
 import { usageText } from './usageText.js'
@@ -25,11 +26,17 @@ export const KEYS_HELP = [
  * redrawn in place, an input line that steers while a turn runs and edits queued items, and a
  * receipt for each message sent. A call that waits for approval is asked about above the status
  * line, and `y`, `n` or `n <reason>` answers it (R67). Resolves when the user quits (after
- * `dispose()`).
+ * `quitNow`: at once, ending a running turn).
  */
 export const runTty = (
   agent: Agent,
-  io: { readonly input: NodeJS.ReadStream; readonly output: NodeJS.WriteStream; readonly events: boolean },
+  io: {
+    readonly input: NodeJS.ReadStream
+    readonly output: NodeJS.WriteStream
+    readonly events: boolean
+    /** The session is stored: a quit keeps what waits in it (`quitNow`). */
+    readonly stored?: boolean
+  },
 ): Promise<void> =>
   new Promise((resolve) => {
     const { dim, bold, cyan, red } = COLORS
@@ -131,8 +138,9 @@ export const runTty = (
       if (io.input.isTTY) io.input.setRawMode(false)
       io.input.pause()
       region.erase()
-      agent.dispose().then(() => {
-        io.output.write(dim('bye\n'))
+      // Now, not after the running turn: see quitNow for what becomes of what waits.
+      quitNow(agent, io.stored === true).then((said) => {
+        io.output.write(dim(`${said ? `${said}\n` : ''}bye\n`))
         resolve()
       })
     }
