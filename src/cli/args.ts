@@ -33,7 +33,10 @@ Options:
   --api-key KEY      the API key (or OPENAI_API_KEY)
   --provider NAME    an AI SDK provider instead: anthropic, openai, google, mistral, groq,
                      deepseek or xai; needs its package (npm install @ai-sdk/anthropic), --model,
-                     and its key (ANTHROPIC_API_KEY …); --base-url and --api-key go to it
+                     and its key (ANTHROPIC_API_KEY …); --base-url and --api-key go to it.
+                     --provider openai --base-url URL speaks Chat Completions to that server
+                     (no package needed); without --base-url, @ai-sdk/openai talks to OpenAI
+                     with its Responses API
   --session FILE     persist to a JSON Lines file and resume it on the next start
   --database-url URL with --session NAME: keep the session in PostgreSQL instead (needs the pg
                      package); other terminals follow and steer it with steerable attach NAME
