@@ -45,8 +45,9 @@ Options:
   -h, --help         show this help
 
 While a turn runs: Enter steers it; Tab (or /queue text, /followup text) queues a followup;
-/inject text adds context; Esc or /cancel cancels (/cancel keep keeps the inbox); /quit or Ctrl-D
-quits.
+/inject text adds context; Esc or /cancel cancels and drops what waits (/cancel keep keeps it; Esc
+puts the dropped text back in the input line and says so); Ctrl-U clears the input line; /quit or
+Ctrl-D quits at once, ending a running turn (with --session what waits is kept for the next start).
 What waits is listed, numbered: Up edits the last queued item (Enter puts it back, Esc drops the
 edit); Ctrl-P or /promote N steers item N into the running turn; /drop N removes it; /move N M
 moves it to place M; /inbox lists it.
