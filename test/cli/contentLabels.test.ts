@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { droppedLine, formatDurable, PLAIN } from '../../src/cli/format.js'
 import { inboxLines } from '../../src/cli/inboxList.js'
+import { QueueEditor } from '../../src/cli/queueEditor.js'
 import { createAgent, memoryStore } from '../../src/index.js'
 import { scriptedModel } from '../../src/testing.js'
 import { blocks, PNG, runMediaSession } from '../support/mediaSession.js'
@@ -54,6 +55,22 @@ describe('R86: image and file blocks in the terminal', () => {
     expect(items).toEqual(['  1 queued · look [image image/png]'])
     const message = agent.inbox.queue[0]?.message
     expect(message && droppedLine([message])).toBe('dropped 1 waiting: "look [image image/png]"')
+    await agent.dispose()
+  })
+})
+
+describe('R86: editing a queued item that carries media', () => {
+  it('R86: Enter on an edit replaces the text and keeps the image and the source (the line holds text only)', async () => {
+    const agent = createAgent({ model: scriptedModel(['ok']) })
+    const source = { kind: 'plugin', plugin: 'cli' } as const
+    agent.steer({ content: [...blocks.slice(0, 2), { type: 'text', text: ' more' }], source })
+    const editor = new QueueEditor(agent)
+    expect(editor.up('').buffer).toBe('look more')
+    editor.save('look again')
+    expect(agent.inbox.queue[0]?.message).toMatchObject({
+      content: [{ type: 'text', text: 'look again' }, blocks[1]],
+      source,
+    })
     await agent.dispose()
   })
 })
