@@ -21,7 +21,8 @@ const folders = {
   marbleKit: ['contracts', 'agent', 'testing', 'timeline'],
   client: ['contracts'],
   web: ['contracts', 'messages', 'timeline', 'client'],
-  cli: ['contracts', 'messages', 'web', 'entry'],
+  // runtime: a quit lets go of a stored session as a PostgreSQL owner does (src/cli/quitNow.ts).
+  cli: ['contracts', 'messages', 'web', 'entry', 'runtime'],
   postgres: ['contracts', 'messages', 'session', 'runtime', 'agent'],
 }
 const all = Object.keys(folders)

@@ -33,7 +33,10 @@ Options:
   --api-key KEY      the API key (or OPENAI_API_KEY)
   --provider NAME    an AI SDK provider instead: anthropic, openai, google, mistral, groq,
                      deepseek or xai; needs its package (npm install @ai-sdk/anthropic), --model,
-                     and its key (ANTHROPIC_API_KEY …); --base-url and --api-key go to it
+                     and its key (ANTHROPIC_API_KEY …); --base-url and --api-key go to it.
+                     --provider openai --base-url URL speaks Chat Completions to that server
+                     (no package needed); without --base-url, @ai-sdk/openai talks to OpenAI
+                     with its Responses API
   --session FILE     persist to a JSON Lines file and resume it on the next start
   --database-url URL with --session NAME: keep the session in PostgreSQL instead (needs the pg
                      package); other terminals follow and steer it with steerable attach NAME
@@ -42,8 +45,9 @@ Options:
   -h, --help         show this help
 
 While a turn runs: Enter steers it; Tab (or /queue text, /followup text) queues a followup;
-/inject text adds context; Esc or /cancel cancels (/cancel keep keeps the inbox); /quit or Ctrl-D
-quits.
+/inject text adds context; Esc or /cancel cancels and drops what waits (/cancel keep keeps it; Esc
+puts the dropped text back in the input line and says so); Ctrl-U clears the input line; /quit or
+Ctrl-D quits at once, ending a running turn (with --session what waits is kept for the next start).
 What waits is listed, numbered: Up edits the last queued item (Enter puts it back, Esc drops the
 edit); Ctrl-P or /promote N steers item N into the running turn; /drop N removes it; /move N M
 moves it to place M; /inbox lists it.

@@ -151,7 +151,11 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
   for await (const line of input) {
     const command = parseCommand(line)
     if (command.kind === 'empty') continue
-    if (command.kind === 'quit') break
+    if (command.kind === 'quit') {
+      // Now: a paused pipe that its writer keeps open would hold the process.
+      ;(io.stdin as { destroy?: () => void }).destroy?.()
+      break
+    }
     try {
       if (command.kind === 'say' || command.kind === 'steer') track(session.steer(command.text), command.text)
       else if (command.kind === 'interrupt')

@@ -15,22 +15,51 @@ const ansi = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\
 export const COLORS: Style = { dim: ansi(2, 22), bold: ansi(1, 22), red: ansi(31, 39), cyan: ansi(36, 39) }
 export const PLAIN: Style = { dim: (s) => s, bold: (s) => s, red: (s) => s, cyan: (s) => s }
 
+/** The text of the content, nothing else: what goes back into the input line to be sent again. */
 export const textOf = (content: readonly ContentBlock[]): string =>
   content
     .map((b) => (b.type === 'text' ? b.text : b.type === 'tool-result' ? textOf(b.content) : ''))
     .join('')
     .trim()
 
+/**
+ * An image or a file as a short label (`[image image/png]`, `[file report.pdf]`). Never its bytes,
+ * and never its URL either: a `data:` URL is the base64 again, and a long link drowns the line.
+ */
+const blockLabel = (block: ContentBlock): string | undefined => {
+  if (block.type === 'image') return `[image ${block.mediaType}]`
+  if (block.type === 'file') return `[file ${block.filename || block.mediaType}]`
+  return undefined
+}
+
+/**
+ * The content as people read it: its text, with each image or file as a label where it stands
+ * (a space apart from the text around it; adjacent text blocks join as they are).
+ */
+export const shownText = (content: readonly ContentBlock[]): string => {
+  let shown = ''
+  let afterLabel = false
+  for (const b of content) {
+    const label = b.type === 'tool-result' ? shownText(b.content) : blockLabel(b)
+    const text = b.type === 'text' ? b.text : label
+    if (!text) continue
+    const apart = (label !== undefined || afterLabel) && !/\s$/.test(shown) && !/^\s/.test(text)
+    shown += apart && shown !== '' ? ` ${text}` : text
+    afterLabel = label !== undefined
+  }
+  return shown.trim()
+}
+
 /** One transcript event as a line for people (`undefined` for bookkeeping events). */
 export const formatDurable = (event: SessionEvent, style: Style): string | undefined => {
   switch (event.type) {
     case 'user/message': {
-      const text = textOf(event.data.content)
+      const text = shownText(event.data.content)
       const source = event.data.source
       return isHumanPrompt(source) ? `${style.bold('you ›')} ${text}` : style.dim(`[${source.kind}] ${text}`)
     }
     case 'steering/message':
-      return `${style.bold('you (steer) ›')} ${textOf(event.data.content)}`
+      return `${style.bold('you (steer) ›')} ${shownText(event.data.content)}`
     case 'assistant/message': {
       const text = textOf(event.data.content)
       return text ? `${style.cyan('assistant ›')} ${text}` : undefined
@@ -39,7 +68,7 @@ export const formatDurable = (event: SessionEvent, style: Style): string | undef
       return style.dim(`  ⚙ ${event.data.call.name}(${event.data.call.arguments})`)
     case 'tool/result':
       return style.dim(
-        `  ↳ ${event.data.result.isError ? 'error: ' : ''}${textOf(event.data.result.content)}`,
+        `  ↳ ${event.data.result.isError ? 'error: ' : ''}${shownText(event.data.result.content)}`,
       )
     case 'approval/request':
       return requestLine(event.data, style)
@@ -87,4 +116,4 @@ export const formatLive = (event: AgentEvent, style: Style, all: boolean): strin
 
 /** What a `discard` dropped, as a line: `dropped 2 waiting: "first" · "second"`. */
 export const droppedLine = (messages: readonly AgentMessage[]): string =>
-  `dropped ${messages.length} waiting: ${messages.map((m) => JSON.stringify(textOf(m.content))).join(' · ')}`
+  `dropped ${messages.length} waiting: ${messages.map((m) => JSON.stringify(shownText(m.content))).join(' · ')}`

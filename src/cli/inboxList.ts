@@ -1,6 +1,6 @@
 import type { InboxItem, InboxSnapshot } from '../contracts/inbox.js'
 import type { AgentMessageId } from '../contracts/messages.js'
-import { textOf } from './format.js'
+import { shownText, textOf } from './format.js'
 
 /**
  * The waiting items as the app numbers them, from 1: the queue in the order it runs (queued and
@@ -41,7 +41,7 @@ export const inboxLines = (
   const lines = items.slice(0, options.limit).map((item, i) => {
     const head = `  ${i + 1} ${item.placement} · `
     const mark = item.message.id === options.editing ? '  (editing)' : ''
-    return `${head}${oneLine(itemText(item), options.columns - head.length - mark.length - 1)}${mark}`
+    return `${head}${oneLine(shownText(item.message.content), options.columns - head.length - mark.length - 1)}${mark}`
   })
   if (items.length > options.limit) lines.push(`  … ${items.length - options.limit} more (/inbox lists all)`)
   return lines

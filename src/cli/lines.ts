@@ -7,8 +7,11 @@ import { droppedLine, formatDurable, formatLive, PLAIN } from './format.js'
 import { Receipts } from './receipts.js'
 import { RunningTools } from './runningTools.js'
 
-/** What a run without a terminal did: the lines it acted on, and whether a turn failed. */
-export type LinesRun = { readonly lines: number; readonly failed: boolean }
+/**
+ * What a run without a terminal did: the lines it acted on, whether a turn failed, and whether it
+ * ended on `/quit` (a turn may still run then: the caller ends it with `quitNow`).
+ */
+export type LinesRun = { readonly lines: number; readonly failed: boolean; readonly quit: boolean }
 
 /** Lets the deferred wake (a microtask) claim what the last line queued, so the next line sees it. */
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
@@ -46,7 +49,8 @@ const pausedAtEnd = (agent: Agent): string | undefined => {
  * When a tool call waits for approval, `y`, `n` and `n <reason>` answer it (R67); such a line read
  * while the turn still runs waits until the turn pauses or ends, as a person would wait for the
  * question. A `/rollback N` or `/compact N` read while a turn runs waits for it to end too. Resolves once input
- * ended (or `/quit`) and the agent is idle, or paused.
+ * ended and the agent is idle, or paused; on `/quit` at once, whatever runs or waits, having closed
+ * the input (a paused pipe that its writer keeps open would keep the process alive).
  */
 export const runLines = async (
   agent: Agent,
@@ -91,7 +95,10 @@ export const runLines = async (
     if ((command.kind === 'rollback' || command.kind === 'compact') && agent.status === 'running')
       await idleOrPaused(agent)
     lines++
-    if (command.kind === 'quit') break
+    if (command.kind === 'quit') {
+      ;(io.input as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.()
+      return { lines, failed, quit: true }
+    }
     const { lines: said, sent, later } = runCommand(agent, command, { running })
     for (const line of said) write(line)
     // A script's next line comes once a compaction ended, as its undo waits for the turn.
@@ -103,5 +110,5 @@ export const runLines = async (
   await idleOrPaused(agent)
   write(pausedAtEnd(agent))
   await settle() // the receipts of the last outcomes
-  return { lines, failed }
+  return { lines, failed, quit: false }
 }

@@ -11,6 +11,7 @@ import { runFork } from './forkCommand.js'
 import { runLines } from './lines.js'
 import { runMigrate } from './migrateCommand.js'
 import { ProviderSetupError, providerModel } from './provider.js'
+import { quitNow } from './quitNow.js'
 import { runScriptedDemo } from './scriptedDemo.js'
 import { runServe, runView, SERVE_USAGE, type ServeFlags, splitServeArgs } from './subcommands.js'
 import { runTty } from './tty.js'
@@ -109,21 +110,29 @@ export const main = async (command: readonly string[], env: NodeJS.ProcessEnv): 
     )
   }
   try {
-    return await run(agent, options, serve)
+    return await run(agent, { ...options, stored: store !== undefined }, serve)
   } finally {
     await database?.close()
   }
 }
 
 /** Runs the app on `agent` until the user quits (or input ends); the agent is disposed after. */
-const run = async (agent: Agent, options: CliOptions, serve: ServeFlags | undefined): Promise<number> => {
+const run = async (
+  agent: Agent,
+  options: CliOptions & { readonly stored: boolean },
+  serve: ServeFlags | undefined,
+): Promise<number> => {
   if (serve) return runServe(agent, serve)
-  const io = { input: process.stdin, output: process.stdout, events: options.events }
+  const io = { input: process.stdin, output: process.stdout, events: options.events, stored: options.stored }
   if (process.stdin.isTTY && process.stdout.isTTY) {
     await runTty(agent, io)
     return 0
   }
-  const { lines, failed } = await runLines(agent, io)
+  const { lines, failed, quit } = await runLines(agent, io)
+  if (quit) {
+    const said = await quitNow(agent, options.stored)
+    if (said) process.stdout.write(`${said}\n`)
+  }
   await agent.dispose()
   // `npm start` with no terminal and no input (CI, a pipe from /dev/null): the scripted demo.
   if (lines === 0 && !options.session) await runScriptedDemo()

@@ -1,5 +1,6 @@
 import { fromLanguageModel } from '../aisdk.js'
 import type { ModelAdapter } from '../contracts/model.js'
+import { openaiModel } from '../openai.js'
 
 /** A provider package of the AI SDK: its factory, where it reads its key, a model to name. */
 type Provider = {
@@ -43,7 +44,10 @@ export type ProviderChoice = {
  * The model of `--provider NAME --model ID`: the provider package is loaded with a dynamic import
  * from wherever the app installed it (it is no dependency of steerable), its factory is given the
  * key (`--api-key`, else the provider's usual environment variable) and `--base-url` if any, and
- * the model goes through `fromLanguageModel`.
+ * the model goes through `fromLanguageModel`. `--provider openai --base-url URL` is the exception:
+ * an OpenAI-compatible server gets Chat Completions from `openaiModel` (the package's default model
+ * calls the Responses API, which only OpenAI has); without `--base-url`, @ai-sdk/openai talks to
+ * OpenAI itself.
  *
  * @throws ProviderSetupError for an unknown provider, a missing model name or key, a package that
  *   is not installed or exports no such factory, each with the fix.
@@ -63,6 +67,15 @@ export const providerModel = async (
     throw new ProviderSetupError(
       `--provider ${choice.provider}: name the model with --model, for example --model ${exampleModel}`,
     )
+  // OpenAI-compatible servers (Ollama, vLLM, LM Studio …) speak Chat Completions and have no
+  // /v1/responses, which @ai-sdk/openai's default model calls: with --base-url, steerable's own
+  // Chat Completions adapter, which needs no package and sends a key only when there is one.
+  if (choice.provider === 'openai' && choice.baseURL)
+    return openaiModel({
+      model: choice.model,
+      baseURL: choice.baseURL,
+      apiKey: choice.apiKey ?? env[keyVariable],
+    })
   const apiKey = choice.apiKey ?? env[keyVariable]
   if (!apiKey)
     throw new ProviderSetupError(`--provider ${choice.provider}: set ${keyVariable} (or pass --api-key)`)

@@ -1,6 +1,6 @@
 import type { Agent } from '../contracts/agent.js'
 import type { InboxSnapshot } from '../contracts/inbox.js'
-import type { AgentMessageId } from '../contracts/messages.js'
+import type { AgentMessageId, SendInput } from '../contracts/messages.js'
 import { errorText } from '../messages/errorText.js'
 import { itemText, waitingItems } from './inboxList.js'
 
@@ -65,7 +65,8 @@ export class QueueEditor {
     const trimmed = text.trim()
     try {
       if (trimmed === '') this.agent.remove(editing.id)
-      else if (trimmed !== this.textOf(editing.id)) this.agent.replace(editing.id, trimmed)
+      else if (trimmed !== this.textOf(editing.id))
+        this.agent.replace(editing.id, this.edited(editing.id, trimmed))
     } catch (error) {
       return { buffer: text, notice: errorText(error) }
     }
@@ -100,6 +101,17 @@ export class QueueEditor {
   private left(buffer: string): Edited {
     this.editing = undefined
     return { buffer, notice: 'that item already left the queue; Enter sends your text as a new message' }
+  }
+
+  /**
+   * The item with its text edited: the line holds only the text, so an image or a file in it is
+   * kept as it was (after the text), and so is its source.
+   */
+  private edited(id: AgentMessageId, text: string): SendInput {
+    const message = waitingItems(this.agent.inbox).find((i) => i.message.id === id)?.message
+    const media = message?.content.filter((b) => b.type === 'image' || b.type === 'file') ?? []
+    if (!message || media.length === 0) return text
+    return { content: [{ type: 'text', text }, ...media], source: message.source }
   }
 
   private textOf(id: AgentMessageId): string | undefined {

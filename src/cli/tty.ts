@@ -6,6 +6,7 @@ import { COLORS, droppedLine, formatDurable, formatLive, textOf } from './format
 import { inboxLines } from './inboxList.js'
 import { LiveRegion } from './liveRegion.js'
 import { type Edited, QueueEditor } from './queueEditor.js'
+import { quitNow } from './quitNow.js'
 import { Receipts } from './receipts.js'
 import { RunningTools } from './runningTools.js'
 import { usageText } from './usageText.js'
@@ -15,7 +16,7 @@ type Key = { readonly name?: string; readonly ctrl?: boolean; readonly meta?: bo
 
 /** The keys, for `/help` in the terminal (the commands come from `runCommand`). */
 export const KEYS_HELP = [
-  'Keys: Enter sends (it steers while a turn runs) · Tab queues · Esc cancels the turn and gives the dropped text back · Ctrl-D quits',
+  'Keys: Enter sends (it steers while a turn runs) · Tab queues · Esc cancels the turn and drops what waits, putting its text back in the input line (the status line says so) · Ctrl-U clears the input line · Ctrl-D or /quit quits at once',
   'Up takes the last queued item into the input line (Up again: the one before; Down: the next, past the last your line is back); Enter puts the edit back in place, an emptied line drops it; Esc cancels the edit',
   'Ctrl-P steers the item you are editing, or else the last queued one, into the running turn (while idle it runs next)',
 ]
@@ -25,11 +26,17 @@ export const KEYS_HELP = [
  * redrawn in place, an input line that steers while a turn runs and edits queued items, and a
  * receipt for each message sent. A call that waits for approval is asked about above the status
  * line, and `y`, `n` or `n <reason>` answers it (R67). Resolves when the user quits (after
- * `dispose()`).
+ * `quitNow`: at once, ending a running turn).
  */
 export const runTty = (
   agent: Agent,
-  io: { readonly input: NodeJS.ReadStream; readonly output: NodeJS.WriteStream; readonly events: boolean },
+  io: {
+    readonly input: NodeJS.ReadStream
+    readonly output: NodeJS.WriteStream
+    readonly events: boolean
+    /** The session is stored: a quit keeps what waits in it (`quitNow`). */
+    readonly stored?: boolean
+  },
 ): Promise<void> =>
   new Promise((resolve) => {
     const { dim, bold, cyan, red } = COLORS
@@ -104,11 +111,14 @@ export const runTty = (
       render()
     })
     agent.events$.subscribe((event) => {
-      // A cancel dropped what was waiting: say what, and put its text back in the input line
-      // so it can be sent again (`/drop` and Enter on an emptied edit meant to drop).
+      // A cancel (Esc) dropped what was waiting: its text goes back in the input line so that a
+      // message typed ahead is not lost (`/drop` and Enter on an emptied edit meant to drop), and
+      // the status line says so until the next command, with how to send it or clear it.
       if (event.type === 'agent/inbox/discard' && event.reason === 'cancel' && !quitting) {
-        notice = `${droppedLine(event.messages)} (back in the input line)`
-        buffer = [...event.messages.map((m) => textOf(m.content)), buffer].filter(Boolean).join(' ')
+        const back = event.messages.map((m) => textOf(m.content)).filter(Boolean)
+        const what = back.length === 1 ? 'its text is' : 'their text is'
+        notice = `${droppedLine(event.messages)} — ${back.length > 0 ? `${what} back in the input line: Enter sends it again, Ctrl-U clears it` : 'nothing to put back'}`
+        buffer = [...back, buffer].filter(Boolean).join(' ')
       }
       if (event.type === 'agent/stream/delta' && event.kind === 'text') {
         partial += event.text
@@ -131,20 +141,23 @@ export const runTty = (
       if (io.input.isTTY) io.input.setRawMode(false)
       io.input.pause()
       region.erase()
-      agent.dispose().then(() => {
-        io.output.write(dim('bye\n'))
+      // Now, not after the running turn: see quitNow for what becomes of what waits.
+      quitNow(agent, io.stored === true).then((said) => {
+        io.output.write(dim(`${said ? `${said}\n` : ''}bye\n`))
         resolve()
       })
     }
     const submit = (line: string) => {
       const command = parseCommand(line, askedApproval(agent) !== undefined)
       if (command.kind === 'quit') return quit()
+      notice = ''
       const { lines, sent, later } = runCommand(agent, command, { running })
-      // Help and the list go to the scrollback; a refusal ("no item 5") stays in the status line.
+      // Help and the list go to the scrollback; a refusal ("no item 5") stays in the status line,
+      // and so does what the command itself caused (a cancel's "dropped …, back in the line").
       const listing = command.kind === 'help' || command.kind === 'inbox'
       for (const said of listing ? [...lines, ...(command.kind === 'help' ? KEYS_HELP : [])] : [])
         print(dim(said))
-      notice = listing ? '' : lines.join(' · ')
+      notice = listing ? '' : [notice, ...lines].filter(Boolean).join(' · ')
       if (sent) receipts.track(sent.id, sent.text)
       void later?.then((line) => {
         if (line === undefined || quitting) return
@@ -159,6 +172,10 @@ export const runTty = (
         if (buffer === '' && editor.id === undefined) return quit()
         editor.cancel()
         buffer = ''
+      } else if (key.ctrl && key.name === 'u') {
+        // As in a shell: the input line is cleared (an edit stays open; Enter on it then drops the item).
+        buffer = ''
+        notice = ''
       } else if (key.ctrl && key.name === 'p') {
         apply(editor.promote(buffer))
       } else if (key.name === 'up') {

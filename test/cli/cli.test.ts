@@ -141,7 +141,7 @@ const drive = (steps: readonly object[], args: readonly string[], env: Record<st
   driveCli(cli, steps, args, env)
 
 describe.runIf(hasPty)('steerable in a terminal', () => {
-  it('R25: Esc drops the queued prompts, says so, and puts their text back in the input line', () => {
+  it('R25: Esc drops the queued prompts, puts their text back in the input line, and the status line keeps saying so', () => {
     const file = join(root, 'esc.jsonl')
     const { status, output, error } = drive(
       [
@@ -151,7 +151,8 @@ describe.runIf(hasPty)('steerable in a terminal', () => {
         { send: 'come back\t' },
         { wait: 'queued 1' },
         { send: '\x1b' },
-        { wait: 'dropped 1 waiting: "come back" (back in the input line)' },
+        { wait: '(turn 1 aborted)' },
+        { wait: 'idle' },
         { wait: '› come back' },
         { send: '\r' },
         { wait: 'you › come back' },
@@ -164,7 +165,10 @@ describe.runIf(hasPty)('steerable in a terminal', () => {
     )
     expect(error).toBe('')
     expect(status).toBe(0)
-    expect(output).toContain('(turn 1 aborted)')
+    // Not a flash: the idle status line after the cancel still says what was dropped and where it went.
+    expect(output).toMatch(
+      /idle · [^\n]*dropped 1 waiting: "come back" — its text is back in the input line: Enter sends it again, Ctrl-U clears it/,
+    )
     const prompts = readLog(file).filter((e) => e.type === 'user/message')
     expect(prompts.map((e) => (e.data.content as { text: string }[])[0]?.text)).toEqual([
       'first',
@@ -173,6 +177,28 @@ describe.runIf(hasPty)('steerable in a terminal', () => {
   }, 90_000)
 
   const slow = { STEERABLE_DEMO_WORD_MS: '40', STEERABLE_DEMO_TOOL_MS: '1500' }
+
+  it('Ctrl-U clears the input line', () => {
+    const { status, output, error } = drive(
+      [
+        { wait: 'steerable —' },
+        { send: 'not this' },
+        { wait: '› not this' },
+        { send: '\x15' },
+        { send: 'hello\r' },
+        { wait: 'you › ' },
+        { wait: 'idle' },
+        { send: '\x04' },
+        { wait: 'bye' },
+      ],
+      [],
+      FAST,
+    )
+    expect(error).toBe('')
+    expect(status).toBe(0)
+    expect(output).toMatch(/you › hello\n/)
+    expect(output).not.toContain('you › not this')
+  }, 90_000)
 
   it('R4, R16, R20: Enter while a turn streams steers it; the steer lands in the same turn, before its next step', () => {
     const file = join(root, 'steer.jsonl')

@@ -12,7 +12,7 @@ import {
   messageStart,
   textBlock,
 } from '../support/anthropicServer.js'
-import { closeServers, inTurn, serve } from '../support/openaiServer.js'
+import { answer, closeServers, inTurn, serve } from '../support/openaiServer.js'
 
 /**
  * `steerable --provider …`: the terminal app on an AI SDK provider package, loaded with a dynamic
@@ -108,6 +108,27 @@ describe('steerable --provider', () => {
       role: 'user',
       content: [{ type: 'text', text: 'Be brief.' }],
     })
+  }, 60_000)
+
+  it('--provider openai --base-url URL talks Chat Completions to an OpenAI-compatible server, with no package and no key needed', async () => {
+    const server = await serve(answer('Hello from a local server.'))
+    const child = spawn(
+      process.execPath,
+      [cli, '--provider', 'openai', '--model', 'local-model', '--base-url', server.baseURL],
+      { env: cleanEnv({}), stdio: ['pipe', 'pipe', 'pipe'] },
+    )
+    let output = ''
+    for (const stream of [child.stdout, child.stderr])
+      stream.on('data', (chunk: Buffer) => {
+        output += chunk.toString('utf8')
+      })
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    child.stdin.end('Hi.\n')
+    expect(await exited, output).toBe(0)
+    expect(output).toContain('assistant › Hello from a local server.')
+    expect(server.received.map((r) => r.url)).toEqual(['/v1/chat/completions'])
+    expect(server.received[0]?.body).toMatchObject({ model: 'local-model', stream: true })
+    expect(server.received[0]?.headers.authorization).toBeUndefined()
   }, 60_000)
 
   it('says what to do, exit code 2: a package not installed, no model, no key, an unknown provider', () => {

@@ -181,3 +181,28 @@ it('--help lists --database-url and steerable attach; attach --help explains wha
     /plain text steers the running turn, and is a followup while the session is idle/,
   )
 })
+
+it('/quit leaves at once while stdin stays open: the attached terminal once what it typed is stored, the driver ending its running turn', async () => {
+  // A tool that runs for ten minutes: only the quits end anything, whatever the machine's load.
+  const driver = start(['--database-url', db.url, '--session', 'leave', '--events'], {
+    STEERABLE_DEMO_TOOL_MS: '600000',
+  })
+  await expectLine(driver, /^driving leave on PostgreSQL/)
+  const attached = start(['attach', 'leave', '--database-url', db.url])
+  shown = [driver, attached]
+  await expectLine(attached, /^attached to leave/)
+  attached.type('/followup a long story')
+  await expectLine(attached, /^· running$/)
+  attached.type('be brief')
+  attached.type('/quit')
+  const deadline = (what: string) =>
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what} did not exit within 30 s of /quit`)), 30_000).unref(),
+    )
+  expect((await Promise.race([attached.exit, deadline('attach')])).code).toBe(0)
+  await expectLine(driver, /enqueue\(be brief,steering\)/)
+  driver.type('/quit')
+  expect((await Promise.race([driver.exit, deadline('the driver')])).code).toBe(0)
+  const ends = (await transcript('leave')).filter((e) => e.type === 'turn/end')
+  expect(ends).toHaveLength(1)
+}, 120_000)

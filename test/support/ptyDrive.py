@@ -3,8 +3,10 @@
 Usage: python3 ptyDrive.py SCRIPT_JSON -- COMMAND...
 SCRIPT_JSON is a list of steps: {"wait": "text", "timeout": seconds} waits until the (ANSI-free)
 output contains the text after the previous wait's match; {"send": "keys"} types keys (\\r is
-Enter, \\x1b is Esc, \\t is Tab); {"sleep": seconds}. Prints the whole ANSI-free output, then
-exits with 0, or 3 when a wait timed out (the output so far is printed either way).
+Enter, \\x1b is Esc, \\t is Tab); {"sleep": seconds}; {"exited": seconds} waits until the command
+exits by itself, and ends the script. Prints the whole ANSI-free output, then exits with 0, 3 when
+a wait (or "exited") timed out, or 4 when the command exited with a status other than 0 at an
+"exited" step (the output so far is printed either way).
 """
 import json, os, pty, re, select, signal, sys, time
 
@@ -37,7 +39,26 @@ def main():
         return ANSI.sub("", raw.decode("utf-8", "replace"))
     seen = 0
     code = 0
+    exited = False
     for step in steps:
+        if "exited" in step:
+            deadline = time.time() + step["exited"]
+            status = None
+            while status is None and time.time() < deadline:
+                if not pump(0.1):
+                    time.sleep(0.05)  # the terminal closed: only the exit status is left to see
+                done, raw_status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    status = os.waitstatus_to_exitcode(raw_status)
+            if status is None:
+                sys.stderr.write("timed out waiting for the command to exit\n")
+                code = 3
+            else:
+                exited = True
+                if status != 0:
+                    sys.stderr.write("the command exited with %d\n" % status)
+                    code = 4
+            break
         if "send" in step:
             os.write(fd, step["send"].encode())
         elif "sleep" in step:
@@ -55,15 +76,16 @@ def main():
                 break
             seen = text().index(step["wait"], seen) + len(step["wait"])
     pump(0.5)
-    try:
-        os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        pass
-    pump(0.5)
-    try:
-        os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
+    if not exited:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        pump(0.5)
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
     sys.stdout.write(text())
     sys.exit(code)
 
