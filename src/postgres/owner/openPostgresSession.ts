@@ -1,4 +1,5 @@
 import { AsyncSubject, defer, filter, from } from 'rxjs'
+import type { SessionEvent } from '../../contracts/events.js'
 import { alreadyFlushed } from '../../session/memoryStore.js'
 import { SessionStoreError } from '../../session/storeErrors.js'
 import { type DatabaseOptions, databaseError, LeaseLostError, sessionLabel } from '../db/databaseErrors.js'
@@ -22,11 +23,15 @@ import {
 } from './sessionState.js'
 import { writeCheckpoint } from './writeCheckpoint.js'
 
+const endsStep = (event: SessionEvent): boolean => event.type === 'step/end'
+const ignore = (): void => {}
+
 /**
  * Opens the session `sessionId` on PostgreSQL (R53): reads its events and inbox journal, checks
  * them (R37), and returns a store that is already loaded. It takes no lease, so it can read any
  * session at any time; appending needs the lease (`store.takeLease()`), and each checkpoint
- * (`flush()`) is one transaction that writes only while this store's lease is the current one.
+ * (`flush()`, and one of its own at each appended `step/end`, R85) is one transaction that writes
+ * only while this store's lease is the current one.
  * A store that lost its lease fails for good: it writes nothing more, and `append`, `flush` and
  * `inbox.append` throw its `failure` (R54). Taking the lease compacts the journal; tables: `migrate(pool)`.
  */
@@ -161,6 +166,10 @@ export const openPostgresSession = async (
       refuse()
       for (const event of batch) events.push(event)
       dispatch({ type: 'appended', events: batch.length, records: 0 })
+      // R85: each step is committed when it ends, so followers (transcript$, attach) see it then,
+      // not at the turn end. Nobody waits for this checkpoint: one that fails leaves its events
+      // to the turn end's (R40), and one that finds the lease lost fails the store (R54).
+      if (batch.some(endsStep)) checkpoint().catch(ignore)
     },
     inbox: {
       load: () => records.slice(),
