@@ -3,6 +3,7 @@
  * `transcript$` receives a step while the turn's next step is still running.
  */
 
+import { from, lastValueFrom } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createAgent, defineTool, type SessionEvent } from '../../src/index.js'
@@ -59,4 +60,28 @@ it("R85: a follower's transcript$ receives step 1 when it ends, while step 2's m
   subscription.unsubscribe()
   await agent.dispose()
   await client.close()
+})
+
+it('R85, R55: a step checkpoint never writes a remote edit as applied before the flush that hands over what it did', async () => {
+  const store = await openPostgresSession(db.pool, 'step-edit')
+  await store.takeLease()
+  const applied = async () =>
+    Number(
+      (await db.pool.query('SELECT remote_applied FROM steerable_sessions WHERE id = $1', ['step-edit']))
+        .rows[0]?.remote_applied,
+    )
+  // The owner notes an edit a microtask before its flush hands over what the edit did; a step
+  // ends in between, and its checkpoint commits.
+  store.noteRemoteApplied(3)
+  store.append([
+    { seq: 1, type: 'turn/start', data: { turn: 1, trigger: { kind: 'retry' } } },
+    { seq: 2, type: 'step/start', data: { turn: 1, step: 1 } },
+    { seq: 3, type: 'step/end', data: { turn: 1, step: 1 } },
+  ])
+  await until(async () => (await committedEvents(db.pool, 'step-edit')).length === 3, 'the step checkpoint')
+  expect(await applied()).toBe(0)
+  // The flush that follows the hand-over writes it.
+  await lastValueFrom(from(store.flush()), { defaultValue: undefined })
+  expect(await applied()).toBe(3)
+  await store.release()
 })

@@ -116,9 +116,9 @@ export const applyRemoteRequest = (
   }
   if (result === 'busy') return result
   if (result !== 'stopped') {
-    // The flush hands what the edit did (events, inbox records) to the store at once; only then
-    // is the edit noted, so the checkpoint that records it as applied is one that holds what it
-    // did (and a checkpoint that fails leaves both to the next owner). An edit that changed
+    // The flush hands what the edit did (events, inbox records) to the store, and the store
+    // counts the note from that flush on, so the checkpoint that records it as applied is one
+    // that holds what it did (and a checkpoint that fails leaves both to the next owner). An edit that changed
     // nothing is recorded too, so that no later owner applies it in a state it was not meant for;
     // so is a refused decision, with its settlement, which its client reads (R65).
     const flushed = flush()

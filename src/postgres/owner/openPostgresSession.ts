@@ -66,6 +66,8 @@ export const openPostgresSession = async (
   let failure: SessionStoreError | undefined
   let closing: Promise<void> | undefined
   let chain: Promise<void> = Promise.resolve()
+  /** The last remote edit the owner noted: applied from the next `flush()` on (see there). */
+  let noted = 0
 
   // Emits the failure once, to subscribers before and after it: what stops the agent (R54).
   const failed = new AsyncSubject<SessionStoreError>()
@@ -160,7 +162,9 @@ export const openPostgresSession = async (
     get remoteSends$() {
       return store.remoteRequests$.pipe(filter(isPendingSend))
     },
-    noteRemoteApplied: (seq) => dispatch({ type: 'remote-applied', seq }),
+    noteRemoteApplied: (seq) => {
+      noted = Math.max(noted, seq)
+    },
     load: () => events.slice(),
     append: (batch) => {
       refuse()
@@ -181,6 +185,10 @@ export const openPostgresSession = async (
     },
     flush: () => {
       if (failure) throw failure
+      // What the edit did reaches the store in the hand-over just before this call, a microtask
+      // after the owner noted it (`session.flush()`): counted from here, an edit is never written
+      // as applied without what it did, by a checkpoint of a step's end that starts in between.
+      if (noted > 0) dispatch({ type: 'remote-applied', seq: noted })
       return isFlushed(state) ? alreadyFlushed : defer(() => from(checkpoint()))
     },
     takeLease: () => {
