@@ -21,6 +21,8 @@ main{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,1fr);gap:14px;pad
 #transcript li.steering-message{background:#fff3e0}#transcript li.assistant-message{background:#e8f5e9}
 #transcript li.compaction,#transcript li.rollback,#transcript li.fork{background:#ede7f6;border-left:3px solid #4527a0}
 #transcript li.rollback{border-left-color:#ad1457}#transcript li.fork{border-left-color:#00838f}
+#transcript li .media{display:block;margin-top:4px;max-width:100%;max-height:240px}#transcript span.media{color:#555}
+#transcript li.streaming{background:#e8f5e9;opacity:.85;border-left:3px solid #2e7d32}
 #transcript li.rolled-back{opacity:.5;text-decoration:line-through}
 #transcript details{margin-top:4px}#transcript details summary{cursor:pointer;color:#4527a0}
 #composer{display:flex;gap:6px;flex-wrap:wrap}#prompt{flex:1;min-width:200px;padding:6px}
@@ -32,7 +34,7 @@ section.timeline-panel{padding:0 14px 14px}.scroll{overflow-x:auto}
 /** The `serve` page: chat, waiting items, the live timeline; `script` is the bundled app. */
 export const servePage = (script: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>steerable</title>
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; connect-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; connect-src 'self'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <style>${CSS}${TIMELINE_CSS}</style></head>
 <body>
 <header><strong>steerable</strong><span id="status" data-testid="status">connecting</span><span id="agent"></span></header>

@@ -3,6 +3,7 @@ import { filter, interval, map, merge, pairwise, Subscription, startWith } from 
 import type { Agent } from '../contracts/agent.js'
 import type { Recording } from '../timeline/record.js'
 import { type InboxChange, inboxChanges } from './inboxChanges.js'
+import { liveTextPieces } from './liveTextPieces.js'
 
 /**
  * Bytes a page's event stream may hold unsent (beyond its first snapshot) before it is dropped:
@@ -18,7 +19,8 @@ const changesFrame = (changes: readonly InboxChange[]) =>
  * One page's event stream: `snapshot` (the record so far and the server's `now`), `inbox` (what waits) and
  * `approvals` (the calls that wait for a decision, R67) first, then each timeline `entry`, each
  * `inbox-changes` (the changes to what waits, `InboxChange[]`), each `status` and each new
- * `approvals` list as they happen, and a comment every 15 s so proxies keep the connection. Ends
+ * `approvals` list as they happen, each `text` piece of the answer being streamed (R85,
+ * `LiveTextPiece`: the text so far first, then each delta), and a comment every 15 s so proxies keep the connection. Ends
  * when the agent's streams do; returns the teardown.
  *
  * A page that does not take what is sent is dropped (its connection destroyed) once more than
@@ -61,6 +63,7 @@ export const streamTo = (
       ),
       recording.entries$.pipe(map((entry) => frame('entry', entry))),
       agent.status$.pipe(map((status) => frame('status', status))),
+      liveTextPieces(agent.text$).pipe(map((piece) => frame('text', piece))),
       agent.approvals$.pipe(map((approvals) => frame('approvals', approvals))),
       interval(15_000).pipe(map(() => ': keep-alive\n\n')),
     ).subscribe({

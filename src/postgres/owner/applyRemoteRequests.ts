@@ -116,13 +116,12 @@ export const applyRemoteRequest = (
   }
   if (result === 'busy') return result
   if (result !== 'stopped') {
-    // The flush hands what the edit did (events, inbox records) to the store at once; only then
-    // is the edit noted, so the checkpoint that records it as applied is one that holds what it
-    // did (and a checkpoint that fails leaves both to the next owner). An edit that changed
-    // nothing is recorded too, so that no later owner applies it in a state it was not meant for;
-    // so is a refused decision, with its settlement, which its client reads (R65).
-    // `session.flush()` hands over a microtask later; the note must not reach a checkpoint that
-    // starts before then, without what the edit did (a refused rollback's settlement, say).
+    // What the edit did (events, inbox records) is handed to the store before the edit is noted,
+    // and the store counts the note from its next flush on, so the checkpoint that records it as
+    // applied is one that holds what it did (a refused rollback's settlement, say); a checkpoint
+    // that fails leaves both to the next owner. An edit that changed nothing is recorded too, so
+    // that no later owner applies it in a state it was not meant for; so is a refused decision,
+    // with its settlement, which its client reads (R65).
     try {
       extensionsOf(agent).handOver()
       store.noteRemoteApplied(request.seq)

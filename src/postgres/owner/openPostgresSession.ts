@@ -1,4 +1,5 @@
 import { AsyncSubject, defer, filter, from } from 'rxjs'
+import type { SessionEvent } from '../../contracts/events.js'
 import { alreadyFlushed } from '../../session/memoryStore.js'
 import { SessionStoreError } from '../../session/storeErrors.js'
 import { type DatabaseOptions, databaseError, LeaseLostError, sessionLabel } from '../db/databaseErrors.js'
@@ -22,11 +23,15 @@ import {
 } from './sessionState.js'
 import { writeCheckpoint } from './writeCheckpoint.js'
 
+const endsStep = (event: SessionEvent): boolean => event.type === 'step/end'
+const ignore = (): void => {}
+
 /**
  * Opens the session `sessionId` on PostgreSQL (R53): reads its events and inbox journal, checks
  * them (R37), and returns a store that is already loaded. It takes no lease, so it can read any
  * session at any time; appending needs the lease (`store.takeLease()`), and each checkpoint
- * (`flush()`) is one transaction that writes only while this store's lease is the current one.
+ * (`flush()`, and one of its own at each appended `step/end`, R85) is one transaction that writes
+ * only while this store's lease is the current one.
  * A store that lost its lease fails for good: it writes nothing more, and `append`, `flush` and
  * `inbox.append` throw its `failure` (R54). Taking the lease compacts the journal; tables: `migrate(pool)`.
  */
@@ -61,6 +66,8 @@ export const openPostgresSession = async (
   let failure: SessionStoreError | undefined
   let closing: Promise<void> | undefined
   let chain: Promise<void> = Promise.resolve()
+  /** The last remote edit the owner noted: applied from the next `flush()` on (see there). */
+  let noted = 0
 
   // Emits the failure once, to subscribers before and after it: what stops the agent (R54).
   const failed = new AsyncSubject<SessionStoreError>()
@@ -155,12 +162,18 @@ export const openPostgresSession = async (
     get remoteSends$() {
       return store.remoteRequests$.pipe(filter(isPendingSend))
     },
-    noteRemoteApplied: (seq) => dispatch({ type: 'remote-applied', seq }),
+    noteRemoteApplied: (seq) => {
+      noted = Math.max(noted, seq)
+    },
     load: () => events.slice(),
     append: (batch) => {
       refuse()
       for (const event of batch) events.push(event)
       dispatch({ type: 'appended', events: batch.length, records: 0 })
+      // R85: each step is committed when it ends, so followers (transcript$, attach) see it then,
+      // not at the turn end. Nobody waits for this checkpoint: one that fails leaves its events
+      // to the turn end's (R40), and one that finds the lease lost fails the store (R54).
+      if (batch.some(endsStep)) checkpoint().catch(ignore)
     },
     inbox: {
       load: () => records.slice(),
@@ -172,6 +185,10 @@ export const openPostgresSession = async (
     },
     flush: () => {
       if (failure) throw failure
+      // What the edit did reaches the store in the hand-over just before this call, a microtask
+      // after the owner noted it (`session.flush()`): counted from here, an edit is never written
+      // as applied without what it did, by a checkpoint of a step's end that starts in between.
+      if (noted > 0) dispatch({ type: 'remote-applied', seq: noted })
       return isFlushed(state) ? alreadyFlushed : defer(() => from(checkpoint()))
     },
     takeLease: () => {

@@ -32,9 +32,10 @@ export type PostgresSessionStore = SessionStore & {
   /** `remoteRequests`, then each request stored after the last read, as it commits (R55). */
   readonly remoteRequests$: Observable<PendingRemoteRequest>
   /**
-   * The owner applied the remote edit numbered `seq` in the journal, and has handed over what it
-   * did: the next checkpoint records it in the same transaction, so no later owner applies it
-   * again (and a checkpoint that does not commit leaves it to be applied again).
+   * The owner applied the remote edit numbered `seq` in the journal, and hands over what it did
+   * with its next `flush()`: the checkpoint of that flush records it in the same transaction, so
+   * no later owner applies it again (and a checkpoint that does not commit leaves it to be
+   * applied again). A checkpoint started before that flush (at a step's end) does not record it.
    */
   noteRemoteApplied(seq: number): void
   /** Why this store stopped writing for good (its lease was lost), once it did. */

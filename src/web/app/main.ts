@@ -6,6 +6,8 @@ import { layoutTimeline } from '../../timeline/layout.js'
 import { renderTimelineSvg } from '../../timeline/svg.js'
 import type { TimelineEntry, TimelineRecord } from '../../timeline/types.js'
 import { applyInboxChanges, type InboxChange } from '../inboxChanges.js'
+import type { LiveTextPiece } from '../liveTextPieces.js'
+import { fromEntries, type LiveTextState, renderLiveText, withEntry, withPiece } from './liveText.js'
 import { post, withToken } from './post.js'
 import { renderApprovals } from './renderApprovals.js'
 import { renderChat } from './renderChat.js'
@@ -20,6 +22,8 @@ let infos: unknown[] = []
 let status: AgentStatus = 'idle'
 let editing = false
 let heldInbox: InboxSnapshot = { queue: [], outbox: [] }
+/** The answer being streamed, shown until its durable message replaces it (R85). */
+let live: LiveTextState = fromEntries([])
 /** The server's clock minus the page's, from the last snapshot: the running tools' time. */
 let clockOffset = 0
 const serverNow = () => Date.now() + clockOffset
@@ -64,6 +68,7 @@ const drawRecord = () => {
   infos = layout.infos
   $('timeline').innerHTML = renderTimelineSvg(record, layout, 'order')
   renderChat($('transcript'), record.entries)
+  renderLiveText($('transcript'), live.shown)
   renderRunningTools(
     $('tools-panel'),
     $('running-tools'),
@@ -85,16 +90,19 @@ const drawApprovals = (approvals: readonly PendingApproval[]) =>
   })
 
 fromEventSource<unknown>(withToken('/events'), {
-  events: ['snapshot', 'entry', 'inbox', 'inbox-changes', 'status', 'approvals'],
+  events: ['snapshot', 'entry', 'inbox', 'inbox-changes', 'status', 'approvals', 'text'],
 }).subscribe(({ type, data }) => {
   if (type === 'snapshot') {
     const snapshot = data as { agentId: string; now: number; record: TimelineRecord }
     record = snapshot.record
+    live = fromEntries(record.entries)
     clockOffset = snapshot.now - Date.now()
     $('agent').textContent = snapshot.agentId
   } else if (type === 'entry') {
     const entry = data as TimelineEntry
-    if (entry.seq === record.entries.length + 1) record = { ...record, entries: [...record.entries, entry] }
+    if (entry.seq !== record.entries.length + 1) return
+    record = { ...record, entries: [...record.entries, entry] }
+    live = withEntry(live, entry)
   } else if (type === 'inbox' || type === 'inbox-changes') {
     // The whole inbox comes once per connection; after it, only what changed.
     heldInbox =
@@ -105,6 +113,11 @@ fromEventSource<unknown>(withToken('/events'), {
     status = data as AgentStatus
     $('status').textContent = status
     $('status').className = status
+    return
+  } else if (type === 'text') {
+    // Only the streaming line changes: the chat is not drawn again for each word.
+    live = withPiece(live, data as LiveTextPiece)
+    renderLiveText($('transcript'), live.shown)
     return
   } else if (type === 'approvals') {
     drawApprovals(data as PendingApproval[])

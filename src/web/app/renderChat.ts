@@ -3,6 +3,7 @@ import type { ContentBlock } from '../../contracts/messages.js'
 import { type HistoryFact, HistoryFacts } from '../../timeline/historyFacts.js'
 import { seqRange, turnList } from '../../timeline/layoutHistory.js'
 import type { TimelineEntry } from '../../timeline/types.js'
+import { type MediaBlock, mediaElement, mediaOf } from './renderMedia.js'
 
 const text = (content: readonly ContentBlock[]): string =>
   content
@@ -33,6 +34,8 @@ export type ChatLine = {
   readonly text: string
   readonly mark?: ChatMark
   readonly detail?: string
+  /** The message's images and files (R86), drawn after its text. */
+  readonly media?: readonly MediaBlock[]
 }
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -67,6 +70,25 @@ export const historyLine = (fact: HistoryFact): ChatLine => {
  */
 export const chatLine = (e: SessionEvent, fact?: HistoryFact): ChatLine | undefined => {
   if (fact) return historyLine(fact)
+  const line = textLine(e)
+  const media = line && mediaIn(e)
+  return media && media.length > 0 ? { ...line, media } : line
+}
+
+const mediaIn = (e: SessionEvent): MediaBlock[] => {
+  switch (e.type) {
+    case 'user/message':
+    case 'steering/message':
+    case 'assistant/message':
+      return mediaOf(e.data.content)
+    case 'tool/result':
+      return mediaOf(e.data.result.content)
+    default:
+      return []
+  }
+}
+
+const textLine = (e: SessionEvent): ChatLine | undefined => {
   switch (e.type) {
     case 'user/message':
       return { who: e.data.source.kind === 'user' ? 'you' : e.data.source.kind, text: text(e.data.content) }
@@ -103,7 +125,8 @@ export const chatLine = (e: SessionEvent, fact?: HistoryFact): ChatLine | undefi
 }
 
 /**
- * Draws the transcript as chat lines (text only: user data never becomes markup). A marked line
+ * Draws the transcript as chat lines (text only: user data never becomes markup; images and
+ * files are elements built by `mediaElement`). A marked line
  * gets the mark as a class and as a tag after its text. A compaction's summary folds under its
  * line; the lines a rollback took out of the conversation stay, classed `rolled-back`.
  */
@@ -134,6 +157,7 @@ export const renderChat = (list: HTMLElement, entries: readonly TimelineEntry[])
     body.textContent = line.text
     li.append(who, body)
     bySeq.set(entry.event.seq, li)
+    for (const block of line.media ?? []) li.append(mediaElement(block))
     if (line.detail !== undefined) li.append(folded(line.detail, opened.has(li.dataset.seq)))
     if (line.mark) {
       li.classList.add(line.mark)
