@@ -128,5 +128,9 @@ describeBrowser('steerable serve in a browser', () => {
     expect(shown.map((s) => s.line)).toEqual(
       expect.arrayContaining(['steer:be brief', 'steer:edited question', 'you:and now?']),
     )
-  }, 240_000)
+    // R88: with the server gone, the feed gives up after its retries and the page says so.
+    await page
+      .locator('[data-testid=status]', { hasText: 'disconnected: the server stopped' })
+      .waitFor({ timeout: 120_000 })
+  }, 360_000)
 })

@@ -89,41 +89,53 @@ const drawApprovals = (approvals: readonly PendingApproval[]) =>
     deny: (callId, reason) => decide('deny', callId, reason),
   })
 
+/**
+ * The feed gives up once the server has been unreachable through its retries (it stopped): the
+ * page says so, rather than show a session that no longer changes as if it were live.
+ */
+function showDisconnected(): void {
+  $('status').textContent = 'disconnected: the server stopped; reload the page once it runs again'
+  $('status').className = 'disconnected'
+}
+
 fromEventSource<unknown>(withToken('/events'), {
   events: ['snapshot', 'entry', 'inbox', 'inbox-changes', 'status', 'approvals', 'text'],
-}).subscribe(({ type, data }) => {
-  if (type === 'snapshot') {
-    const snapshot = data as { agentId: string; now: number; record: TimelineRecord }
-    record = snapshot.record
-    live = fromEntries(record.entries)
-    clockOffset = snapshot.now - Date.now()
-    $('agent').textContent = snapshot.agentId
-  } else if (type === 'entry') {
-    const entry = data as TimelineEntry
-    if (entry.seq !== record.entries.length + 1) return
-    record = { ...record, entries: [...record.entries, entry] }
-    live = withEntry(live, entry)
-  } else if (type === 'inbox' || type === 'inbox-changes') {
-    // The whole inbox comes once per connection; after it, only what changed.
-    heldInbox =
-      type === 'inbox' ? (data as InboxSnapshot) : applyInboxChanges(heldInbox, data as InboxChange[])
-    if (!editing) drawInbox(heldInbox)
-    return
-  } else if (type === 'status') {
-    status = data as AgentStatus
-    $('status').textContent = status
-    $('status').className = status
-    return
-  } else if (type === 'text') {
-    // Only the streaming line changes: the chat is not drawn again for each word.
-    live = withPiece(live, data as LiveTextPiece)
-    renderLiveText($('transcript'), live.shown)
-    return
-  } else if (type === 'approvals') {
-    drawApprovals(data as PendingApproval[])
-    return
-  } else return
-  drawRecord()
+}).subscribe({
+  error: showDisconnected,
+  next: ({ type, data }) => {
+    if (type === 'snapshot') {
+      const snapshot = data as { agentId: string; now: number; record: TimelineRecord }
+      record = snapshot.record
+      live = fromEntries(record.entries)
+      clockOffset = snapshot.now - Date.now()
+      $('agent').textContent = snapshot.agentId
+    } else if (type === 'entry') {
+      const entry = data as TimelineEntry
+      if (entry.seq !== record.entries.length + 1) return
+      record = { ...record, entries: [...record.entries, entry] }
+      live = withEntry(live, entry)
+    } else if (type === 'inbox' || type === 'inbox-changes') {
+      // The whole inbox comes once per connection; after it, only what changed.
+      heldInbox =
+        type === 'inbox' ? (data as InboxSnapshot) : applyInboxChanges(heldInbox, data as InboxChange[])
+      if (!editing) drawInbox(heldInbox)
+      return
+    } else if (type === 'status') {
+      status = data as AgentStatus
+      $('status').textContent = status
+      $('status').className = status
+      return
+    } else if (type === 'text') {
+      // Only the streaming line changes: the chat is not drawn again for each word.
+      live = withPiece(live, data as LiveTextPiece)
+      renderLiveText($('transcript'), live.shown)
+      return
+    } else if (type === 'approvals') {
+      drawApprovals(data as PendingApproval[])
+      return
+    } else return
+    drawRecord()
+  },
 })
 
 /**
