@@ -3,7 +3,8 @@
  * tarball, installs it into a fresh app beside that app's own zod 4 release (4.0.17, the oldest
  * line the peer range allows, not the one steerable is developed with) and the other peer, rxjs,
  * then type-checks the README's tool example (the ```ts block under "## Tools") against the
- * installed types and runs it. Then it adds `@ai-sdk/anthropic` and does the same with the model
+ * installed types and runs it, and the same with the README's image send (the block after "Images and
+ * files go in the same way"). Then it adds `@ai-sdk/anthropic` and does the same with the model
  * example (under "## Models"). Last, the README's marble spec runs in an app of its own that has
  * only steerable, rxjs, vitest and rxjs-marbles (scripts/packedMarblesApp.ts).
  *
@@ -28,6 +29,10 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8')
 const tools = readme.slice(readme.indexOf('\n## Tools'))
 const example = /```ts\n([\s\S]*?)```/.exec(tools)?.[1]
 if (!example) throw new Error('README.md: no ```ts block under "## Tools"')
+
+const images = readme.slice(readme.indexOf('Images and files go in the same way'))
+const imageExample = /```ts\n([\s\S]*?)```/.exec(images)?.[1]
+if (!imageExample) throw new Error('README.md: no ```ts block after "Images and files go in the same way"')
 
 const models = readme.slice(readme.indexOf('\n## Models'))
 const modelExample = /```ts\n([\s\S]*?)```/.exec(models)?.[1]
@@ -86,6 +91,23 @@ try {
   if (!output.includes('user → assistant → tool → user → assistant'))
     throw new Error(`the README's tool example printed something else:\n${output}`)
   console.log(`packed app: the README's tool example type-checks and runs with the app's zod ${APP_ZOD}`)
+
+  writeFileSync(join(app, 'image.ts'), imageExample)
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({ ...JSON.parse(readFileSync(join(app, 'tsconfig.json'), 'utf8')), files: ['image.ts'] }),
+  )
+  try {
+    sh(join(app, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'])
+  } catch (error) {
+    throw new Error(
+      `the README's image send does not type-check in a fresh app:\n${(error as { stdout?: string }).stdout ?? error}`,
+    )
+  }
+  const sentImage = sh(process.execPath, [join(app, 'out', 'image.js')])
+  if (!sentImage.includes('user → assistant'))
+    throw new Error(`the README's image send printed something else:\n${sentImage}`)
+  console.log("packed app: the README's image send type-checks and runs")
 
   // Then the app adds an AI SDK provider package (which wants a newer zod): the README's model
   // example type-checks against steerable/ai-sdk's declarations, libraries included, and runs.
