@@ -10,7 +10,7 @@ import { build } from 'esbuild'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { migrate } from '../../src/postgres.js'
 import { bundleChild, type Child, type ChildProgram, watchChild } from '../support/childProcesses.js'
-import { committedEvents } from '../support/postgresOwner.js'
+import { committedEvents, liveListening } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 import { until } from '../support/until.js'
 
@@ -71,6 +71,7 @@ it('R67: attach shows the call that waits with its arguments, and /approve and /
   await worker.line(/^ready$/)
   const attached = attach('gated')
   await line(attached, /^attached to gated/)
+  await liveListening(db.pool, 'gated')
 
   attached.type('/followup deploy it')
   await line(attached, /^ {2}⏸ deploy\(\{"target":"prod"\}\) waits for approval · deploy-1$/)

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { liveChannel } from '../../src/postgres/channels.js'
 import { connectSessions, migrate } from '../../src/postgres.js'
 import { bundleChild, type Child, type ChildProgram, watchChild } from '../support/childProcesses.js'
-import { committedEvents } from '../support/postgresOwner.js'
+import { committedEvents, liveListening } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 import { until } from '../support/until.js'
 
@@ -88,6 +88,7 @@ it('R68, R71, R72: in attach, !text cuts the answer the owner streams, and /canc
   const attached = attach(session)
   try {
     await line(attached, /^attached to attached-interrupt/)
+    await liveListening(db.pool, 'attached-interrupt')
     attached.type('/followup stream')
     await delta
     // The worker's model never finishes this step by itself: only the steer ends it.

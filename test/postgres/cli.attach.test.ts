@@ -11,6 +11,7 @@ import { build } from 'esbuild'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import type { SessionEvent } from '../../src/index.js'
 import { type Child, watchChild } from '../support/childProcesses.js'
+import { liveListening } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 
 // Inside the package, so the app's lazy import('pg') finds node_modules/pg as an app's would.
@@ -86,6 +87,7 @@ it('R55, R56: a second terminal attached to a session steers its running turn an
   const attached = start(['attach', 'desk', '--database-url', db.url])
   shown = [driver, attached]
   await expectLine(attached, /^attached to desk/)
+  await liveListening(db.pool, 'desk')
   attached.type('/followup tell me about rxjs')
   // The owner's live status reached the attached process (events$): the turn runs.
   await expectLine(attached, /^· running$/)
@@ -119,6 +121,7 @@ it('R58: /cancel typed in the attached terminal cancels the running turn and dis
   const attached = start(['attach', 'halt', '--database-url', db.url])
   shown = [driver, attached]
   await expectLine(attached, /^attached to halt/)
+  await liveListening(db.pool, 'halt')
   attached.type('/followup a long story')
   await expectLine(attached, /^· running$/)
   attached.type('/followup never told')
@@ -191,6 +194,7 @@ it('/quit leaves at once while stdin stays open: the attached terminal once what
   const attached = start(['attach', 'leave', '--database-url', db.url])
   shown = [driver, attached]
   await expectLine(attached, /^attached to leave/)
+  await liveListening(db.pool, 'leave')
   attached.type('/followup a long story')
   await expectLine(attached, /^· running$/)
   attached.type('be brief')

@@ -4,6 +4,7 @@
  */
 import type pg from 'pg'
 import type { SessionEvent } from '../../src/index.js'
+import { liveChannel } from '../../src/postgres/channels.js'
 import {
   applyRemoteSends,
   connectSessions,
@@ -16,6 +17,21 @@ import { gate, setup } from './agents.js'
 import { until } from './until.js'
 
 export { until }
+
+/**
+ * Waits until some connection LISTENs to `sessionId`'s live channel (its last statement, done,
+ * says so). Live events are not stored: a follower hears only what is published after that, so a
+ * test that expects a live line (`· running`) lets the follower's LISTEN land before it acts.
+ */
+export const liveListening = (pool: pg.Pool, sessionId: string): Promise<void> =>
+  until(async () => {
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+       WHERE datname = current_database() AND state = 'idle' AND query = $1`,
+      [`LISTEN ${liveChannel(sessionId)}`],
+    )
+    return (rows[0] as { n: number }).n > 0
+  }, `a LISTEN on the live channel of ${sessionId}`)
 
 /**
  * Takes the lease of `sessionId` and drives it with a scripted model, applying remote requests;
