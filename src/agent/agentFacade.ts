@@ -1,4 +1,4 @@
-import { defer, distinctUntilChanged, filter, map, merge, Observable, startWith } from 'rxjs'
+import { defer, distinctUntilChanged, filter, map, Observable, startWith } from 'rxjs'
 import type {
   Agent,
   AgentSession,
@@ -50,6 +50,7 @@ import { ApprovalsView } from './approvalsView.js'
 import { checkCompact, nextCompactionEnd } from './compactHistory.js'
 import { parseCancelToolCall, parseDecision, parseRaise } from './humanInTheLoop.js'
 import { moveCommand, promoteCommand, removeCommand, replaceCommand } from './inboxControl.js'
+import { replayThenLive } from './replayThenLive.js'
 import { replyStream } from './replyStream.js'
 import { rollbackTarget } from './rollbackTurns.js'
 import { checkSendPolicy } from './sendPolicy.js'
@@ -167,7 +168,7 @@ export class AgentFacade implements Agent {
 
   get transcript$(): Observable<SessionEvent> {
     const { transcript } = this.#driver.config
-    this.#transcript$ ??= defer(() => merge(transcript.events.slice(), this.#driver.durable$))
+    this.#transcript$ ??= replayThenLive(() => transcript.events.slice(), this.#driver.durable$)
     return this.#transcript$
   }
 
