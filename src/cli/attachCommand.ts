@@ -4,7 +4,7 @@ import type { AgentMessageId } from '../contracts/messages.js'
 import { errorText } from '../messages/errorText.js'
 import { connectSessions, openPostgresSession } from '../postgres.js'
 import { promptApprovals, sendDecision } from './attachApprovals.js'
-import { sendToolCancel } from './attachToolCalls.js'
+import { sendRollback, sendToolCancel } from './attachToolCalls.js'
 import { parseCommand } from './commands.js'
 import { COLORS, PLAIN } from './format.js'
 import { oneLine } from './inboxList.js'
@@ -25,7 +25,8 @@ model is writing; /followup text (or /queue text) queues a followup; /steer text
 adds context; /cancel cancels the running turn and discards what waits (/cancel keep keeps it;
 with no owner it applies to the stored inbox); /cancel-tool ID cancels one running tool call (each
 call the owner starts is shown with its ID); /approve ID lets a tool call that waits for approval
-run, /deny ID [reason] refuses it (each call that waits is shown with its ID); /help; /quit or Ctrl-D leaves (the session keeps running) once
+run, /deny ID [reason] refuses it (each call that waits is shown with its ID); /rollback [N] undoes
+the last N turns (1 without N) once the owner is idle; /help; /quit or Ctrl-D leaves (the session keeps running) once
 what you typed is stored and your decisions are applied. /drop, /move, /promote and /inbox need
 the owner's inbox, which another process does not see: use them where the session runs.
 
@@ -162,6 +163,8 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
         track(session.steer(command.text, { interrupt: true }), command.text)
       else if (command.kind === 'cancel-tool')
         sends.push(sendToolCancel(session, command.callId, write, () => (code = 1)))
+      else if (command.kind === 'rollback')
+        sends.push(sendRollback(session, command.turns, write, () => (code = 1)))
       else if (command.kind === 'queue') track(session.followup(command.text), command.text)
       else if (command.kind === 'inject') {
         const source = { kind: 'plugin', plugin: 'cli' } as const

@@ -210,3 +210,26 @@ it('/quit leaves at once while stdin stays open: the attached terminal once what
   const ends = (await transcript('leave')).filter((e) => e.type === 'turn/end')
   expect(ends).toHaveLength(1)
 }, 120_000)
+
+it('R77: /rollback in the attached terminal undoes turns where the session runs; a count past the turns there are says why', async () => {
+  const driver = start(['--database-url', db.url, '--session', 'undo'], { STEERABLE_DEMO_TOOL_MS: '10' })
+  await expectLine(driver, /^driving undo on PostgreSQL/)
+  const attached = start(['attach', 'undo', '--database-url', db.url])
+  shown = [driver, attached]
+  await expectLine(attached, /^attached to undo/)
+  await liveListening(db.pool, 'undo')
+  attached.type('/followup first question')
+  await expectLine(attached, /^✓ ran as turn 1 · first question$/)
+  // A rollback counts the turns that ended: the client checks the committed log.
+  await expectLine(attached, /^· idle$/)
+  attached.type('/rollback 2')
+  await expectLine(attached, /^✗ rollback not applied \(rollback\(\): turns: only 1 turn can be undone/)
+  attached.type('/rollback')
+  await expectLine(attached, /^\(rolled back to before the first turn\)$/)
+  attached.end()
+  expect((await attached.exit).code).toBe(1)
+  driver.end()
+  expect((await driver.exit).code).toBe(0)
+  const log = await transcript('undo')
+  expect(log.filter((e) => e.type === 'rollback').map((e) => e.data)).toEqual([{ toTurn: 0 }])
+}, 120_000)
