@@ -22,7 +22,7 @@ const folders = {
   client: ['contracts'],
   web: ['contracts', 'messages', 'timeline', 'client'],
   // runtime: a quit lets go of a stored session as a PostgreSQL owner does (src/cli/quitNow.ts).
-  cli: ['contracts', 'messages', 'web', 'entry', 'runtime'],
+  cli: ['contracts', 'messages', 'adapterKit', 'web', 'entry', 'runtime'],
   postgres: ['contracts', 'messages', 'session', 'runtime', 'agent'],
 }
 const all = Object.keys(folders)

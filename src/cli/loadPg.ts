@@ -1,3 +1,4 @@
+import { redactedMark, redactURL } from '../adapterKit/redact.js'
 import type { PostgresPool } from '../postgres.js'
 
 /** The parts of a `pg.Pool` the commands use. */
@@ -24,9 +25,20 @@ export const loadPg = async (): Promise<PgModule | undefined> => {
 }
 
 /**
+ * `url` as a refusal may quote it: without its userinfo and query values (`redactURL`). Text
+ * without `scheme://` (`user:password@host/db`) has no userinfo `redactURL` can tell, so what
+ * comes before its last `@` is left out as well.
+ */
+const quotable = (url: string): string => {
+  const shown = redactURL(url)
+  const at = shown.lastIndexOf('@')
+  return shown === url && at >= 0 ? `${redactedMark}${shown.slice(at)}` : shown
+}
+
+/**
  * A pool on `url` (its own connections; a connection the server ends must not crash the app),
  * or the problem with the URL: only `postgres://` and `postgresql://` URLs are taken, so a typo
- * is not read as a host name.
+ * is not read as a host name. The refusal quotes the URL without its password.
  */
 export const poolFor = (pg: PgModule, url: string, max: number): Pool | string => {
   let parsed: URL | undefined
@@ -36,7 +48,7 @@ export const poolFor = (pg: PgModule, url: string, max: number): Pool | string =
     parsed = undefined
   }
   if (!parsed || (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:'))
-    return `--database-url: expected a URL like postgres://user:password@host:5432/database, got ${JSON.stringify(url)}`
+    return `--database-url: expected a URL like postgres://user:password@host:5432/database, got ${JSON.stringify(quotable(url))}`
   const pool = new pg.Pool({ connectionString: url, max })
   pool.on('error', () => {})
   return pool
