@@ -119,8 +119,6 @@ export {
 export { foldGoal, goalStep } from './goals/foldGoal.js'
 export type { GoalController, GoalControllerOptions } from './goals/goalController.js'
 export type { GoalControllerError } from './goals/reportGoalError.js'
-export type { InjectSend, QueueSend } from './machine/inputs.js'
-export type { AcceptedSend } from './messages/acceptSend.js'
 export { renderGoalChange } from './messages/goalRender.js'
 export { isHumanPrompt } from './messages/isHumanPrompt.js'
 export { goalChangeSchema } from './messages/readGoalMessage.js'

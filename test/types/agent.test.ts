@@ -70,4 +70,13 @@ describe('the public surface of steerable', () => {
     }
     expectTypeOf(misuses).toBeFunction()
   })
+
+  it("does not export the pipeline's own forms of a send", () => {
+    // @ts-expect-error: a send as it enters the pipeline is internal
+    expectTypeOf<import('../../src/index.js').AcceptedSend>().toBeObject()
+    // @ts-expect-error: a send the reducer queues is internal
+    expectTypeOf<import('../../src/index.js').QueueSend>().toBeObject()
+    // @ts-expect-error: a send the reducer stages as context is internal
+    expectTypeOf<import('../../src/index.js').InjectSend>().toBeObject()
+  })
 })
