@@ -72,11 +72,3 @@ export const acceptedSend = (
   options,
   text: typeof value === 'string' ? value : undefined,
 })
-
-/**
- * A local send in one go: options (already checked: the presets' are the hot path and need no
- * check), input validated and snapshotted (R1, R2), then the id (R3). Bad input throws
- * `InvalidInputError` naming `call`, before any id.
- */
-export const acceptSend = (input: unknown, options: SendOptions, call: string): AcceptedSend =>
-  acceptedSend(parseSendValue(input, call), options)
