@@ -19,6 +19,7 @@ export {
   InvalidInputError,
   InvariantViolation,
   MessageNotDeliveredError,
+  ToolCallNotRunning,
   TurnMismatchError,
 } from './contracts/errors.js'
 export type {

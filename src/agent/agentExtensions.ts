@@ -1,5 +1,5 @@
 import type { Agent, DecisionOptions } from '../contracts/agent.js'
-import { ApprovalNotPendingError } from '../contracts/errors.js'
+import { ApprovalNotPendingError, ToolCallNotRunning } from '../contracts/errors.js'
 import type { AgentCancelCause, AgentMessageId, CancelOptions, SendInput } from '../contracts/messages.js'
 import type { RemoteApplied, RemoteEdit, RemoteEditApplied, RemoteSend } from '../contracts/remote.js'
 import { selectIsPending, selectWakingHumanPrompts } from '../machine/selectors.js'
@@ -118,11 +118,8 @@ export class Extensions implements AgentExtensions {
   #cancelCall(edit: Extract<RemoteEdit, { kind: 'cancel-call' }>): RemoteEditApplied {
     const options = edit.reason === undefined ? {} : { reason: edit.reason }
     if (this.#agent.cancelToolCall(edit.callId, options)) return 'applied'
-    const error = {
-      name: 'ToolCallNotRunning',
-      message: `cancelToolCall(): no running tool call ${edit.callId} (it settled, or the id is wrong)`,
-    }
-    this.#driver.command({ type: 'refuse', id: edit.request as AgentMessageId, error })
+    const { name, message } = new ToolCallNotRunning('cancelToolCall()', edit.callId)
+    this.#driver.command({ type: 'refuse', id: edit.request as AgentMessageId, error: { name, message } })
     return 'refused'
   }
 

@@ -155,6 +155,21 @@ export class ApprovalNotPendingError extends Error {
 }
 
 /**
+ * Why a `cancelToolCall(callId)` made from another process (R71) cancelled nothing: no call with
+ * that id was running or waiting for approval when the owner reached the request (it had settled,
+ * or the id is wrong). The owner never throws it: the request settles refused with its `name` and
+ * `message`, which the client reads back as `false`, as the local call returns.
+ */
+export class ToolCallNotRunning extends Error {
+  override readonly name = 'ToolCallNotRunning'
+  readonly callId: string
+  constructor(call: string, callId: string) {
+    super(`${call}: no running tool call ${callId} (it settled, or the id is wrong)`)
+    this.callId = callId
+  }
+}
+
+/**
  * How `agent.reply$(id)` errors when message `id` never entered a turn (R82): it was discarded
  * (cancel, dispose, removed, expired), blocked by `promptSubmit`, or refused. `outcome` is the
  * fate `agent.outcome(id)` gives.
