@@ -1,3 +1,4 @@
+import { isTokenCount } from '../adapterKit/tokenCount.js'
 import type { Usage } from '../contracts/messages.js'
 import type { FinishReason, ModelEvent } from '../contracts/model.js'
 
@@ -148,11 +149,10 @@ const usageOf = (usage: unknown): Usage | undefined => {
   const { inputTokens, outputTokens } = (usage ?? {}) as { inputTokens?: Tokens; outputTokens?: Tokens }
   const input = inputTokens?.total
   const output = outputTokens?.total
-  if (!(typeof input === 'number' && input >= 0 && typeof output === 'number' && output >= 0))
-    return undefined
+  if (!isTokenCount(input) || !isTokenCount(output)) return undefined
   // The part of the prompt read from the provider's cache, when it says (R73).
   const cached = inputTokens?.cacheRead
-  return typeof cached === 'number' && cached >= 0
+  return isTokenCount(cached)
     ? { inputTokens: input, outputTokens: output, cachedInputTokens: cached }
     : { inputTokens: input, outputTokens: output }
 }

@@ -34,13 +34,9 @@ export const chatChunkSchema = z.object({
       }),
     )
     .nullish(),
-  usage: z
-    .object({
-      prompt_tokens: z.number().nullish(),
-      completion_tokens: z.number().nullish(),
-      prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
-    })
-    .nullish(),
+  // Read by `usageOf`, which drops what is not a count: a server's bad bookkeeping (a negative or
+  // non-numeric count) must not cost the answer it came with (R73).
+  usage: z.unknown().optional(),
   // Some servers (OpenRouter, vLLM) report a failure inside a 200 stream.
   error: z.union([z.string(), z.object({ message: z.string().nullish() }).loose()]).nullish(),
 })

@@ -1,5 +1,6 @@
 import { ModelRequestError } from '../adapterKit/ModelRequestError.js'
 import { quote } from '../adapterKit/redact.js'
+import { isTokenCount } from '../adapterKit/tokenCount.js'
 import type { Usage } from '../contracts/messages.js'
 import type { FinishReason, ModelEvent } from '../contracts/model.js'
 import { type ChatChunk, chatChunkSchema, type ToolCallDelta } from './chatChunkSchema.js'
@@ -102,14 +103,20 @@ const onChunk = (state: ChatStreamState, chunk: ChatChunk): ChatStreamStep => {
   return { state: next, events }
 }
 
-/** The chunk's usage, when it has both counts; the cached part of the prompt when the server says (R73). */
-const usageOf = (usage: ChatChunk['usage']): Usage | undefined => {
-  if (typeof usage?.prompt_tokens !== 'number' || typeof usage.completion_tokens !== 'number')
-    return undefined
-  const cached = usage.prompt_tokens_details?.cached_tokens
-  return typeof cached === 'number' && cached >= 0
-    ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, cachedInputTokens: cached }
-    : { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens }
+/**
+ * The chunk's usage, when it has both counts; the cached part of the prompt when the server says
+ * (R73). A value that is no count (negative, not a finite number, a string) is dropped, as the AI
+ * SDK adapter drops it: the request's usage is then estimated, and the answer is kept.
+ */
+const usageOf = (usage: unknown): Usage | undefined => {
+  type Counts = { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: unknown }
+  if (typeof usage !== 'object' || usage === null) return undefined
+  const { prompt_tokens: input, completion_tokens: output, prompt_tokens_details: details } = usage as Counts
+  if (!isTokenCount(input) || !isTokenCount(output)) return undefined
+  const cached = (details as { cached_tokens?: unknown } | null | undefined)?.cached_tokens
+  return isTokenCount(cached)
+    ? { inputTokens: input, outputTokens: output, cachedInputTokens: cached }
+    : { inputTokens: input, outputTokens: output }
 }
 
 /**

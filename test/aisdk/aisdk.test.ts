@@ -96,6 +96,18 @@ describe('fromLanguageModel: the stream', () => {
   })
 
   it.each([
+    ['a negative count', usage(3, -1)],
+    ['an infinite count', usage(Number.POSITIVE_INFINITY, 5)],
+    ['a count that is not a number', usage(Number.NaN, 5)],
+  ])('R73: finish with %s finishes without usage, so the request is estimated', async (_what, totals) => {
+    const events = await collect(modelOf(answer(text('t', 'a'), finish('stop', totals))))
+    expect(events).toEqual([
+      { type: 'text', text: 'a' },
+      { type: 'finish', reason: 'stop' },
+    ])
+  })
+
+  it.each([
     ['error', "finish reason 'error'", 'retrying the request may help'],
     ['interrupted', "finish reason 'interrupted'", 'retrying the request may help'],
     ['content-filter', "finish reason 'content-filter'", 'retrying will likely give the same answer'],
