@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config'
  * starts one (only when they run). The pure tests of src/postgres/'s rooms (test/postgres/owner/,
  * test/postgres/worker/, …) need none and run with the rest.
  */
-const postgres = ['test/postgres/*.test.ts']
+const postgres = ['test/postgres/*.test.ts', 'test/postgres/**/*.pg.test.ts']
 
 export default defineConfig({
   test: {

@@ -31,9 +31,10 @@ it('R55, R42: a remote outcome of a delivered message is what the owner answers,
 
 it('R55: a remote outcome of a message settled without a trace is the journal settlement', async () => {
   const client = connectSessions(db.pool, { pollMs: 100 })
-  const outcome = client.session('settled').outcome(id('gone'))
+  // The owner drives the session first: the id is one of its own, not yet durable at the call.
   const store = await openPostgresSession(db.pool, 'settled')
   await store.takeLease()
+  const outcome = client.session('settled').outcome(id('gone'))
   store.inbox.append([add('gone'), settle('gone', removed)])
   await lastValueFrom(from(store.flush()), { defaultValue: undefined })
   expect(await outcome).toEqual(removed)

@@ -1,7 +1,8 @@
 /**
  * R42 as R60 carries it: a remote `outcome(id)` of an id nobody sent into the session settles, with
- * InvalidInputError, once the database still does not hold it a timeout after the call; an id the
- * database holds (or comes to hold meanwhile) keeps waiting for its outcome.
+ * InvalidInputError, once the database does not hold it: at once when no process drives the
+ * session, else a timeout after the call; an id the database holds (or comes to hold meanwhile)
+ * keeps waiting for its outcome.
  */
 import { from, lastValueFrom } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -96,13 +97,16 @@ it('R42, R60: an id this client sent is known at its first read, however short t
 
 it('R42, R55: an id an owner makes durable before the second read is awaited, not refused', async () => {
   const { pool, reads, release } = watchedPool()
-  const client = connectSessions(pool, { timeoutMs: 300, pollMs: 100 })
+  // The second read waits at the gate inside its query: a timeout that leaves the owner's flush
+  // room on a loaded machine (a read that timed out would never count, and the test would hang).
+  const client = connectSessions(pool, { timeoutMs: 2_000, pollMs: 100 })
+  // An owner drives the session: an id missing at the first read may be one of its own sends.
+  const store = await openPostgresSession(db.pool, 'late-owner')
+  await store.takeLease()
   try {
     const outcome = client.session('late-owner').outcome(id('late'))
     await reads(1)
     // Missing at the first read; the owner's add is durable before the second.
-    const store = await openPostgresSession(db.pool, 'late-owner')
-    await store.takeLease()
     store.inbox.append([add('late', 'parked')])
     await flushed(store)
     release()

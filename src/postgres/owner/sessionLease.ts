@@ -2,6 +2,7 @@ import { hostname } from 'node:os'
 import { SessionLockedError } from '../../session/storeErrors.js'
 import { LeaseLostError, sessionLabel } from '../db/databaseErrors.js'
 import type { PooledClient, PostgresPool, QueryResult } from '../db/pgTypes.js'
+import { SESSION_LOCK_KEY } from '../db/sessionLock.js'
 import { connectWithin, queryWithin } from '../db/timeouts.js'
 
 /**
@@ -35,9 +36,6 @@ export type SessionLease = {
 /** Who holds a lease, as `steerable_sessions.owner` records it: `host:pid`. */
 const ME = `${hostname()}:${process.pid}`
 
-/** The advisory lock key of a session: a 64-bit hash of its id, apart from other uses of locks. */
-const LOCK_KEY = 'hashtextextended($1, 7283)'
-
 /**
  * Takes the lease of `sessionId`, or throws `SessionLockedError` when another connection holds
  * it (naming the process that took it last, when known). Creates the session's row when there is
@@ -67,7 +65,7 @@ export const takeLease = async (pool: PostgresPool, sessionId: string, ms: numbe
     // A holder that goes silent (frozen, or cut off by the network) loses the lock on the server
     // after three timeouts; the heartbeat keeps a live holder talking, and notices a dead link.
     await query(`SET idle_session_timeout = ${3 * ms}; SET idle_in_transaction_session_timeout = ${3 * ms}`)
-    const { rows } = await query(`SELECT pg_try_advisory_lock(${LOCK_KEY}) AS locked`, [sessionId])
+    const { rows } = await query(`SELECT pg_try_advisory_lock(${SESSION_LOCK_KEY}) AS locked`, [sessionId])
     if (rows[0]?.locked !== true) throw await lockedError(query, sessionId)
     const taken = await query(
       `INSERT INTO steerable_sessions (id, epoch, owner) VALUES ($1, 1, $2)
@@ -102,7 +100,7 @@ export const takeLease = async (pool: PostgresPool, sessionId: string, ms: numbe
         if (lost || released) return
         clearInterval(heartbeat)
         try {
-          await query(`SELECT pg_advisory_unlock(${LOCK_KEY})`, [sessionId])
+          await query(`SELECT pg_advisory_unlock(${SESSION_LOCK_KEY})`, [sessionId])
         } catch {
           // The connection is closed below: the lock goes with it.
         }
