@@ -2,8 +2,8 @@ import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 /**
- * The tests that need a PostgreSQL server, the files directly in test/postgres/: their project
- * starts one (only when they run). The pure tests of src/postgres/'s rooms (test/postgres/owner/,
+ * The tests that need a PostgreSQL server, the files directly in test/postgres/ and every
+ * `*.pg.test.ts` below it: their project starts one (only when they run). The pure tests of src/postgres/'s rooms (test/postgres/owner/,
  * test/postgres/worker/, …) need none and run with the rest.
  */
 const postgres = ['test/postgres/*.test.ts', 'test/postgres/**/*.pg.test.ts']
