@@ -4,6 +4,7 @@
  */
 const folders = {
   contracts: [],
+  // What callers hand in, and every check of it: parsers, option checks, the one check helper.
   messages: ['contracts'],
   machine: ['contracts', 'messages'],
   session: ['contracts', 'messages'],
@@ -12,7 +13,7 @@ const folders = {
   goals: ['contracts', 'messages', 'runtime'],
   operators: ['contracts', 'messages', 'session', 'goals'],
   agent: ['contracts', 'messages', 'machine', 'runtime', 'session', 'tools'],
-  adapterKit: ['contracts'],
+  adapterKit: ['contracts', 'messages'],
   openai: ['contracts', 'messages', 'adapterKit'],
   aisdk: ['contracts', 'messages', 'adapterKit'],
   testing: ['contracts', 'messages'],
@@ -35,16 +36,19 @@ const all = Object.keys(folders)
  */
 const rooms = {
   // What talks to the database as such: pool types, timeouts, errors, schema, LISTEN, reads.
-  db: { rooms: [], folders: ['contracts', 'session'] },
-  // How requests, edits, checkpoints and live events are encoded as rows and decoded back (agent:
-  // a remote edit checks its ids with the local call's own check).
-  rows: { rooms: ['db'], folders: ['contracts', 'messages', 'session', 'agent'] },
+  db: { rooms: [], folders: ['contracts', 'messages', 'session'] },
+  // How requests, edits, checkpoints and live events are encoded as rows and decoded back. A remote
+  // edit is checked by the local call's own checks, which live in messages/, not in agent/.
+  rows: { rooms: ['db'], folders: ['contracts', 'messages', 'session'] },
   // A process that does not drive the session: it creates no agent.
   client: { rooms: ['db', 'rows'], folders: ['contracts', 'messages', 'session'] },
   // The process that drives a session.
   owner: { rooms: ['db', 'rows'], folders: ['contracts', 'session', 'runtime', 'agent'] },
   // createWorker: finds sessions with work and drives each as their owner.
-  worker: { rooms: ['db', 'rows', 'owner'], folders: ['contracts', 'session', 'runtime', 'agent'] },
+  worker: {
+    rooms: ['db', 'rows', 'owner'],
+    folders: ['contracts', 'messages', 'session', 'runtime', 'agent'],
+  },
 }
 const roomNames = Object.keys(rooms)
 const roomRules = Object.entries(rooms).map(([room, allowed]) => {
@@ -113,6 +117,26 @@ module.exports = {
         path: '^src/runtime/',
         pathNot: '^src/runtime/(driver|engine|hookSet|summarizers|extensions)\\.ts$',
       },
+    },
+    {
+      name: 'runtime-never-imports-agent',
+      comment:
+        'The façade holds the driver, never the reverse: what runtime/ needs of a check or a ' +
+        'policy lives in messages/ or machine/. (The layer table says so too; this rule keeps it ' +
+        'when the table is widened.)',
+      severity: 'error',
+      from: { path: '^src/runtime/' },
+      to: { path: '^src/agent/' },
+    },
+    {
+      name: 'postgres-rows-never-imports-agent',
+      comment:
+        'A row codec encodes and decodes; the checks it shares with the local calls live in ' +
+        'messages/, so a codec never loads the façade. (The room table says so too; this rule ' +
+        'keeps it when the table is widened.)',
+      severity: 'error',
+      from: { path: '^src/postgres/rows/' },
+      to: { path: '^src/agent/' },
     },
     {
       name: 'postgres-channels-import-nothing-of-ours',

@@ -1,3 +1,6 @@
+import type { FieldRules } from '../messages/checkInput.js'
+import { optional, timerMs } from '../messages/fieldRules.js'
+
 /**
  * The bounds on the waits of one model request, in milliseconds: the same options, defaults and
  * checks in both adapters.
@@ -19,28 +22,19 @@ export type WaitName = keyof WaitLimits
  */
 export const defaultWaitMs = 120_000
 
-/** Timers take at most 2^31 - 1 ms; a larger delay would fire at once. */
-const maxDelay = 2 ** 31 - 1
+const waitMs = optional(timerMs(1, `about 24 days at most; ${defaultWaitMs} when left out`))
 
-/**
- * The limits of the options (each `defaultWaitMs` when unset), or a `TypeError` that names the
- * option and gives the range, thrown as `${caller}(): options.…`.
- */
-export const waitLimitsOf = (
-  caller: string,
-  options: { readonly headersTimeoutMs?: unknown; readonly idleTimeoutMs?: unknown },
-): WaitLimits => {
-  const limit = (name: WaitName): number => {
-    const ms = options[name]
-    if (ms === undefined) return defaultWaitMs
-    if (typeof ms === 'number' && ms >= 1 && ms <= maxDelay) return ms
-    throw new TypeError(
-      `${caller}(): options.${name}: expected milliseconds from 1 to ${maxDelay} (about 24 days), ` +
-        `got ${typeof ms === 'number' || typeof ms === 'string' ? String(ms) : typeof ms}`,
-    )
-  }
-  return { headersTimeoutMs: limit('headersTimeoutMs'), idleTimeoutMs: limit('idleTimeoutMs') }
-}
+/** The rules of the two options, for the adapter's own option check (`checkInput`). */
+export const WAIT_LIMIT_RULES: FieldRules = { headersTimeoutMs: waitMs, idleTimeoutMs: waitMs }
+
+/** The limits of options checked by {@link WAIT_LIMIT_RULES}, each `defaultWaitMs` when unset. */
+export const waitLimitsOf = (options: {
+  readonly headersTimeoutMs?: number | undefined
+  readonly idleTimeoutMs?: number | undefined
+}): WaitLimits => ({
+  headersTimeoutMs: options.headersTimeoutMs ?? defaultWaitMs,
+  idleTimeoutMs: options.idleTimeoutMs ?? defaultWaitMs,
+})
 
 /**
  * What to do about a wait that ran out, in the same words for both adapters; `raise` shows the

@@ -1,43 +1,9 @@
 import { filter, firstValueFrom, type Observable } from 'rxjs'
-import type { CompactionOptions, CompactOptions } from '../contracts/compaction.js'
-import { type InputIssue, InvalidInputError } from '../contracts/errors.js'
+import type { CompactionOptions } from '../contracts/compaction.js'
 import type { AgentEvent, CompactionResult } from '../contracts/events.js'
 import type { CompactionOrder } from '../machine/state.js'
 
 const DEFAULT_KEEP = 1
-
-/** The problems of a `compaction` agent option or of `compact()`'s options, by path. */
-export const compactionIssues = (options: unknown, at: readonly string[], auto: boolean): InputIssue[] => {
-  if (options === undefined) return []
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    return [{ path: [...at], message: 'expected an object {keepLastTurns?, summarize?}' }]
-  const issues: InputIssue[] = []
-  const { keepLastTurns, summarize, whenInputTokensExceed, ...rest } = options as CompactionOptions
-  for (const key of Object.keys(rest))
-    issues.push({ path: [...at, key], message: 'unknown option: expected keepLastTurns or summarize' })
-  if (keepLastTurns !== undefined && !(Number.isSafeInteger(keepLastTurns) && keepLastTurns >= 0))
-    issues.push({ path: [...at, 'keepLastTurns'], message: 'expected a whole number from 0' })
-  if (summarize !== undefined && typeof summarize !== 'function')
-    issues.push({
-      path: [...at, 'summarize'],
-      message: 'expected a function (messages, {signal}) => summary text, or leave it out',
-    })
-  if (whenInputTokensExceed !== undefined && !(auto && isPositive(whenInputTokensExceed)))
-    issues.push({
-      path: [...at, 'whenInputTokensExceed'],
-      message: auto ? 'expected a number of tokens above 0' : 'set it in createAgent({compaction})',
-    })
-  return issues
-}
-
-const isPositive = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n > 0
-
-/** `compact(options)`, checked: bad options throw `InvalidInputError` and change nothing. */
-export const checkCompact = (options: unknown): CompactOptions => {
-  const issues = compactionIssues(options, ['options'], false)
-  if (issues.length > 0) throw new InvalidInputError('compact()', issues)
-  return (options ?? {}) as CompactOptions
-}
 
 /** How many turns a compaction keeps unless `compact()` says: the agent's option, else one. */
 export const defaultKeep = (agent: CompactionOptions | undefined): number =>

@@ -2,6 +2,7 @@ import type { Agent } from '../contracts/agent.js'
 import type { AgentOptions } from '../contracts/agentOptions.js'
 import type { Effect } from '../machine/effects.js'
 import { type DeliveryState, initialState } from '../machine/state.js'
+import { checkAgentOptions } from '../messages/checkAgentOptions.js'
 import { mintSessionId } from '../messages/mint.js'
 import { HookSet } from '../runtime/hookSet.js'
 import { Summarizers } from '../runtime/summarizers.js'
@@ -13,7 +14,6 @@ import { findPausedTurn } from '../session/pausedTurn.js'
 import { Transcript } from '../session/transcript.js'
 import { toolSpecsOf } from '../tools/toolSpecs.js'
 import { AgentFacade } from './agentFacade.js'
-import { checkOptions } from './checkOptions.js'
 import { autoCompaction, defaultKeep } from './compactHistory.js'
 import { restoredState, restoreInbox } from './restoreInbox.js'
 import { budgetState, pausedState } from './restorePause.js'
@@ -39,7 +39,7 @@ export const createAgent = (options: AgentOptions): Agent => openAgent(options, 
  * test that compares an agent that releases with one that never does makes the second with it.
  */
 export const openAgent = (options: AgentOptions, release: boolean): Agent => {
-  const checked = checkOptions(options)
+  const checked = checkAgentOptions(options)
   const { model, scheduler, instructions, hooks, tools, maxParallel, flushTimeoutMs, maxQueued } = checked
   const store = boundedStore(options.store ?? memoryStore(), flushTimeoutMs, scheduler)
   const history = openHistory(store, options.history)

@@ -1,14 +1,7 @@
-import { InvalidInputError } from '../contracts/errors.js'
-import type { AgentMessageId } from '../contracts/messages.js'
 import type { Command } from '../machine/inputs.js'
+import { checkId, checkMove } from '../messages/parseInboxEdit.js'
 import { parseSendValue } from '../messages/parseSendValue.js'
 import { messageOf } from '../messages/userText.js'
-
-/** An id as the inbox controls take it (here and from a remote client): one that send() returned. */
-export const checkId = (id: unknown, call: string): AgentMessageId => {
-  if (typeof id === 'string' && id !== '') return id as AgentMessageId
-  throw new InvalidInputError(call, [{ path: ['id'], message: 'expected the id that send() returned' }])
-}
 
 /**
  * The commands of `remove`, `replace`, `move` and `promote` (R43–R46), checked: bad input throws
@@ -23,13 +16,9 @@ export const replaceCommand = (id: unknown, input: unknown, maxBlockBytes?: numb
   return { type: 'replace', message: messageOf(checked, parseSendValue(input, 'replace()', maxBlockBytes)) }
 }
 
-export const moveCommand = (id: unknown, index: unknown): Command => {
-  const checked = checkId(id, 'move()')
-  if (!Number.isInteger(index))
-    throw new InvalidInputError('move()', [
-      { path: ['index'], message: 'expected an integer position in the queue' },
-    ])
-  return { type: 'move', id: checked, index: index as number }
-}
+export const moveCommand = (id: unknown, index: unknown): Command => ({
+  type: 'move',
+  ...checkMove(id, index),
+})
 
 export const promoteCommand = (id: unknown): Command => ({ type: 'promote', id: checkId(id, 'promote()') })

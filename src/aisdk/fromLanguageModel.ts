@@ -4,7 +4,7 @@ import { environmentSecrets, secretForms, secretsOf } from '../adapterKit/redact
 import { waitLimitsOf } from '../adapterKit/waitLimits.js'
 import type { ModelAdapter } from '../contracts/model.js'
 import { callOptionsOf } from './callOptions.js'
-import { checkModel } from './checkModel.js'
+import { checkAdapterArgs } from './checkAdapterArgs.js'
 import type { FromLanguageModelOptions, LanguageModel } from './options.js'
 import {
   initialParts,
@@ -60,16 +60,17 @@ import { type StreamItem, streamParts } from './streamParts.js'
  * const agent = createAgent({ model: fromLanguageModel(anthropic('claude-sonnet-4-5')) })
  * ```
  *
- * @throws TypeError when `model` is not a provider's language model of version 3 or 4 (a model id
- *   string, a version 2 model of the ai 5 generation, a model that throws when it is read), or a
- *   timeout is not a number of milliseconds from 1 to 2147483647.
+ * @throws InvalidInputError (a `TypeError`) listing every problem: `model` is not a provider's
+ *   language model of version 3 or 4 (a model id string, a version 2 model of the ai 5
+ *   generation, a model that throws when it is read), or a timeout is not a number of
+ *   milliseconds from 1 to 2147483647.
  */
 export const fromLanguageModel = (
   model: LanguageModel,
   options: FromLanguageModelOptions = {},
 ): ModelAdapter => {
-  const { name, version } = checkModel(model)
-  const limits = waitLimitsOf('fromLanguageModel', options)
+  const { name, version } = checkAdapterArgs(model, options)
+  const limits = waitLimitsOf(options)
   const headers = Object.fromEntries(
     Object.entries(options.callOptions?.headers ?? {}).filter(
       (e): e is [string, string] => typeof e[1] === 'string',

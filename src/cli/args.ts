@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { checkInput } from '../messages/checkInput.js'
 
 export type CliOptions = {
   /** An AI SDK provider (`anthropic`, `google` …) whose package the app installed. */
@@ -76,12 +77,15 @@ export const parseCliArgs = (argv: readonly string[], env: NodeJS.ProcessEnv): C
     strict: true,
   })
   const demoSpeed = values['demo-speed'] === undefined ? 1 : Number(values['demo-speed'])
-  if (!(demoSpeed > 0 && Number.isFinite(demoSpeed)))
-    throw new TypeError(
-      `--demo-speed: expected a number > 0 (1 is the default pace), got ${values['demo-speed']}`,
-    )
-  if (values['database-url'] !== undefined && values.session === undefined)
-    throw new TypeError("--database-url: also give --session NAME (the session's name in the database)")
+  checkInput('steerable', (check) => {
+    if (!(demoSpeed > 0 && Number.isFinite(demoSpeed)))
+      check.add(
+        ['--demo-speed'],
+        `expected a number > 0 (1 is the default pace), got ${values['demo-speed']}`,
+      )
+    if (values['database-url'] !== undefined && values.session === undefined)
+      check.add(['--database-url'], "also give --session NAME (the session's name in the database)")
+  })
   // With --provider the key comes from that provider's own variable (src/cli/provider.ts).
   const openai = values.provider === undefined
   const baseURL = values['base-url'] ?? (openai ? env.OPENAI_BASE_URL : undefined)

@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import type { Agent } from '../contracts/agent.js'
+import { checkInput } from '../messages/checkInput.js'
 import { readSessionFile, renderTimeline } from '../timeline.js'
-import { checkServeOptions, serveAgent } from '../web/server.js'
+import { checkServeOptionsIn, serveAgent } from '../web/server.js'
 
 export const VIEW_USAGE = `Usage: steerable view SESSION.jsonl [-o PAGE.html]
 
@@ -41,28 +42,32 @@ export const runView = (argv: readonly string[]): number => {
 
 export type ServeFlags = { readonly port: number; readonly host: string; readonly token?: string }
 
-/** Takes `--port`, `--host` and `--token` out of `argv`; the rest are the chat's options. */
+/**
+ * Takes `--port`, `--host` and `--token` out of `argv`; the rest are the chat's options. One
+ * `InvalidInputError` lists every bad flag.
+ */
 export const splitServeArgs = (argv: readonly string[]): { flags: ServeFlags; rest: string[] } => {
   const rest: string[] = []
   const flags: { port: number; host: string; token?: string } = { port: 4477, host: '127.0.0.1' }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    const [name, inline] = arg.startsWith('--') ? (arg.split(/=(.*)/s) as [string, string?]) : [arg]
-    if (name !== '--port' && name !== '--host' && name !== '--token') {
-      if (arg !== '--web') rest.push(arg)
-      continue
+  checkInput('steerable serve', (check) => {
+    for (let i = 0; i < argv.length; i++) {
+      const arg = argv[i]!
+      const [name, inline] = arg.startsWith('--') ? (arg.split(/=(.*)/s) as [string, string?]) : [arg]
+      if (name !== '--port' && name !== '--host' && name !== '--token') {
+        if (arg !== '--web') rest.push(arg)
+        continue
+      }
+      const value = inline ?? argv[++i]
+      if (value === undefined) check.add([name], 'expected a value')
+      else if (name === '--port') {
+        const port = /^\d+$/.test(value) ? Number(value) : Number.NaN
+        if (port <= 65535) flags.port = port
+        else check.add([name], `expected a port from 0 to 65535 (0 picks a free one), got ${value}`)
+      } else if (name === '--host') flags.host = value
+      else flags.token = value
     }
-    const value = inline ?? argv[++i]
-    if (value === undefined) throw new TypeError(`${name}: expected a value`)
-    if (name === '--port') {
-      const port = Number(value)
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new TypeError(`--port: expected 0..65535, got ${value}`)
-      flags.port = port
-    } else if (name === '--host') flags.host = value
-    else flags.token = value
-  }
-  checkServeOptions(flags)
+    checkServeOptionsIn(check, flags)
+  })
   return { flags, rest }
 }
 

@@ -17,7 +17,7 @@ const revisionSchema = z.int().min(1).optional()
 /** Parses a controller argument or throws `InvalidInputError` naming the call and path. */
 export const parseGoalInput = <T>(schema: z.ZodType<T>, value: unknown, call: string, root = 'input'): T => {
   const result = schema.safeParse(value)
-  if (!result.success) throw new InvalidInputError(call, toInputIssues(result.error, [root], value))
+  if (!result.success) throw new InvalidInputError(call, toInputIssues(result.error, [root], value, schema))
   return result.data
 }
 

@@ -45,25 +45,3 @@ export const withHints = (issues: readonly InputIssue[], values: (at: string) =>
     const hinted = hintFor(at, issue.message, values(at))
     return hinted === undefined ? issue : { path: issue.path, message: hinted }
   })
-
-/** Unknown keys of an object argument, with the key the caller probably meant. */
-export const didYouMean = (key: string, known: readonly string[]): string => {
-  const close = known.find((k) => distance(k.toLowerCase(), key.toLowerCase()) <= 2)
-  return close ? `unknown key; did you mean ${close}?` : `unknown key; expected one of ${known.join(', ')}`
-}
-
-/** Levenshtein distance of two short strings. */
-const distance = (a: string, b: string): number => {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i]
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(
-        (row[j] as number) + 1,
-        (next[j - 1] as number) + 1,
-        (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      )
-    row = next
-  }
-  return row[b.length] as number
-}

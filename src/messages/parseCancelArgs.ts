@@ -1,9 +1,7 @@
-import { type InputIssue, InvalidInputError } from '../contracts/errors.js'
 import type { AgentCancelCause, CancelOptions } from '../contracts/messages.js'
-import { guarded } from './guarded.js'
+import { checkInput } from './checkInput.js'
 import { withHints } from './hints.js'
 import { cancelCauseSchema, cancelOptionsSchema } from './schemas.js'
-import { toInputIssues } from './toInputIssues.js'
 
 /**
  * `cancel(cause, options?)` (V5): the cause is exactly `{kind: 'user'}` or `{kind: 'parent'}`,
@@ -13,24 +11,16 @@ import { toInputIssues } from './toInputIssues.js'
 export const parseCancelArgs = (
   cause: unknown,
   options: unknown,
-): { readonly cause: AgentCancelCause; readonly options: CancelOptions } => {
-  const causeResult = guarded('cancel()', ['cause'], () => cancelCauseSchema.safeParse(cause))
-  const optionsResult = guarded('cancel()', ['options'], () => cancelOptionsSchema.safeParse(options))
-  const issues: InputIssue[] = withHints(
-    causeResult.success ? [] : toInputIssues(causeResult.error, ['cause'], cause),
-    (at) => (at === 'cause' ? cause : undefined),
-  )
-  if (!optionsResult.success)
-    for (const issue of toInputIssues(optionsResult.error, ['options'], options))
-      issues.push(
-        issue.message === 'unknown key'
-          ? { path: issue.path, message: 'unknown key; the only option is keepInbox' }
-          : issue,
-      )
-  if (!causeResult.success || !optionsResult.success) throw new InvalidInputError('cancel()', issues)
-  const keepInbox = optionsResult.data?.keepInbox
-  return Object.freeze({
-    cause: Object.freeze({ kind: causeResult.data.kind }),
-    options: Object.freeze(keepInbox === undefined ? {} : { keepInbox }),
+): { readonly cause: AgentCancelCause; readonly options: CancelOptions } =>
+  checkInput('cancel()', (check) => {
+    // The cause's messages show the call to make: cancel({kind: 'user'}), not cancel('user').
+    const checkedCause = check.parse(cancelCauseSchema, cause, ['cause'], (issues) =>
+      withHints(issues, (at) => (at === 'cause' ? cause : undefined)),
+    )
+    const checkedOptions = check.parse(cancelOptionsSchema, options, ['options'])
+    const keepInbox = checkedOptions?.keepInbox
+    return Object.freeze({
+      cause: Object.freeze({ kind: checkedCause?.kind as AgentCancelCause['kind'] }),
+      options: Object.freeze(keepInbox === undefined ? {} : { keepInbox }),
+    })
   })
-}

@@ -102,7 +102,7 @@ export const parseContextData = (
   const result = userMessageDataSchema.safeParse(snapshot.value)
   if (!result.success) {
     const value = snapshot.value as Record<string, unknown>
-    const issues = toInputIssues(result.error, rootPath, value)
+    const issues = toInputIssues(result.error, rootPath, value, userMessageDataSchema)
     throw new InvalidInputError(
       call,
       withHints(issues, (at) => value[at.slice(at.indexOf('.') + 1)]),

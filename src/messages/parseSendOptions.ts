@@ -1,6 +1,5 @@
-import { InvalidInputError } from '../contracts/errors.js'
 import type { SendOptions } from '../contracts/messages.js'
-import { guarded } from './guarded.js'
+import { InputCheck } from './checkInput.js'
 import { withHints } from './hints.js'
 import {
   followupOptionsSchema,
@@ -8,19 +7,18 @@ import {
   sendOptionsSchema,
   steerOptionsSchema,
 } from './schemas.js'
-import { toInputIssues } from './toInputIssues.js'
+import type { Path } from './snapshot.js'
+
+const OPTIONS: Path = Object.freeze(['options'])
 
 /** `SendOptions`: exactly `{target: 'next-turn' | 'next-step', wakeup: boolean}`. Returns a frozen copy. */
 export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions => {
-  const result = guarded(call, ['options'], () => sendOptionsSchema.safeParse(options))
-  if (!result.success) {
-    const issues = toInputIssues(result.error, ['options'], options)
-    throw new InvalidInputError(
-      call,
-      withHints(issues, (at) => (at === 'options' ? options : undefined)),
-    )
-  }
-  const { target, wakeup, ifBusy, turn, onApproval, maxSteps, interrupt } = result.data
+  const check = new InputCheck(call)
+  const parsed = check.parse(sendOptionsSchema, options, OPTIONS, (issues) =>
+    withHints(issues, (at) => (at === 'options' ? options : undefined)),
+  )
+  check.done()
+  const { target, wakeup, ifBusy, turn, onApproval, maxSteps, interrupt } = parsed as SendOptions
   // 'hold' is the default: a send that says it is the same value as one that does not.
   const deny = onApproval === 'deny'
   if (ifBusy === undefined && turn === undefined && !deny && maxSteps === undefined && interrupt !== true)
@@ -48,7 +46,8 @@ export const parsePresetOptions = (options: unknown, preset: SendOptions, call: 
         ? steerOptionsSchema
         : presetOptionsSchema
       : followupOptionsSchema
-  const result = guarded(call, ['options'], () => schema.safeParse(options))
-  if (!result.success) throw new InvalidInputError(call, toInputIssues(result.error, ['options'], options))
-  return parseSendOptions({ ...preset, ...result.data }, call)
+  const check = new InputCheck(call)
+  const parsed = check.parse(schema, options, OPTIONS)
+  check.done()
+  return parseSendOptions({ ...preset, ...parsed }, call)
 }

@@ -1,6 +1,9 @@
 /** The one place where zod issues become the `InputIssue`s of `InvalidInputError` (R2). */
 import type { z } from 'zod'
 import type { InputIssue } from '../contracts/errors.js'
+import { describeValue as describe } from './describeValue.js'
+import { didYouMean } from './didYouMean.js'
+import { keysAt } from './schemaKeys.js'
 import type { Path } from './snapshot.js'
 
 const expectedNames: Readonly<Record<string, string>> = { int: 'integer', record: 'object' }
@@ -8,9 +11,17 @@ const expectedNames: Readonly<Record<string, string>> = { int: 'integer', record
 /**
  * Maps a zod error on `value` to issues whose paths start with `root`, with crisp messages:
  * `required`, `expected string`, `must not be empty`, `unknown block type "image"; expected one
- * of …`, `unknown key` (one issue per key, the key in the path). Other issues keep zod's message.
+ * of …`, `unknown key; did you mean …?` (one issue per key, the key in the path; given the
+ * `schema` that was parsed, the message names the keys it allows). Other issues keep zod's message.
+ *
+ * Reading `value` again may run the caller's code (a getter, a Proxy trap): run it `guarded`.
  */
-export const toInputIssues = (error: z.ZodError, root: Path, value: unknown): InputIssue[] =>
+export const toInputIssues = (
+  error: z.ZodError,
+  root: Path,
+  value: unknown,
+  schema?: z.ZodType,
+): InputIssue[] =>
   error.issues.flatMap((issue): InputIssue[] => {
     const path = [...root, ...issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key))]
     const actual = lookup(value, issue.path)
@@ -37,8 +48,14 @@ export const toInputIssues = (error: z.ZodError, root: Path, value: unknown): In
                 : `expected ${oneOf(issue.values)}`,
           },
         ]
-      case 'unrecognized_keys':
-        return issue.keys.map((key) => ({ path: [...path, key], message: 'unknown key' }))
+      case 'unrecognized_keys': {
+        const known = schema && keysAt(schema, issue.path, value)
+        const noun = root[0] === 'options' ? 'option' : 'key'
+        return issue.keys.map((key) => ({
+          path: [...path, key],
+          message: known ? didYouMean(key, known, 'key', noun) : 'unknown key',
+        }))
+      }
       case 'invalid_union': {
         const { discriminator, options } = issue as { discriminator?: string; options?: readonly unknown[] }
         if (discriminator === undefined || options === undefined)
@@ -61,22 +78,6 @@ const tooSmall = (issue: z.core.$ZodIssueTooSmall): string => {
 
 const oneOf = (values: readonly unknown[]): string =>
   values.length === 1 ? describe(values[0]) : `one of ${values.map(describe).join(', ')}`
-
-/** A short, never-throwing rendering of any value for a message. */
-const describe = (v: unknown): string => {
-  switch (typeof v) {
-    case 'string':
-      return JSON.stringify(v)
-    case 'bigint':
-      return `${v}n`
-    case 'function':
-      return 'a function'
-    case 'object':
-      return v === null ? 'null' : Array.isArray(v) ? 'an array' : 'an object'
-    default:
-      return String(v)
-  }
-}
 
 const lookup = (value: unknown, path: readonly PropertyKey[]): unknown => {
   let v = value

@@ -51,9 +51,10 @@ const endpointOf = (baseURL: string): string => {
  * })
  * ```
  *
- * @throws TypeError when `model` is not a non-empty string, or `apiKey` or a header value cannot
- *   be sent in an HTTP header (a line break, often the newline at the end of a key file), or a
- *   timeout is not a number of milliseconds from 1 to 2147483647. The message never prints the key.
+ * @throws InvalidInputError (a `TypeError`) listing every bad option: `model` is not a non-empty
+ *   string, `apiKey` or a header value cannot be sent in an HTTP header (a line break, often the
+ *   newline at the end of a key file), or a timeout is not a number of milliseconds from 1 to
+ *   2147483647. The message never prints the key.
  */
 export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
   checkOptions(options)
@@ -66,7 +67,7 @@ export const openaiModel = (options: OpenAIModelOptions): ModelAdapter => {
   }
   const secrets = secretsOf(options.apiKey, headers, url)
   const context = { url: redact(redactURL(url), secrets), secrets }
-  const limits = waitLimitsOf('openaiModel', options)
+  const limits = waitLimitsOf(options)
   return (request) =>
     defer(() =>
       postEventStream({

@@ -1,8 +1,8 @@
 import { catchError, concatMap, defaultIfEmpty, map, type Observable, of, take } from 'rxjs'
 import type { PromptSubmitArgs } from '../contracts/hooks.js'
 import type { Signal } from '../machine/inputs.js'
+import { type DecisionAcc, parsePromptDecision } from '../messages/parsePromptDecision.js'
 import { callHook } from './callHook.js'
-import { type DecisionAcc, parseDecision } from './parseDecision.js'
 
 /**
  * The admission decision (R11–R13): each `promptSubmit` hook in turn sees the prompt as
@@ -26,7 +26,7 @@ export const decideAdmission = <A>(
             : callHook(() => hook({ agent, content: acc.content, source, signal })).pipe(
                 take(1),
                 defaultIfEmpty(undefined),
-                map((decision) => parseDecision(acc, decision)),
+                map((decision) => parsePromptDecision(acc, decision)),
               ),
         ),
       ),

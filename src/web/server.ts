@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Agent } from '../contracts/agent.js'
+import { checkInput, type InputCheck } from '../messages/checkInput.js'
+import { describeValue } from '../messages/describeValue.js'
 import { errorText } from '../messages/errorText.js'
 import { record } from '../timeline/record.js'
 import { refusedStatus, runCommand } from './api.js'
@@ -42,14 +44,26 @@ export type Served = { readonly url: string; close(): Promise<void> }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
 
-/** Whether `options` may serve: loopback, or another host with a token. A `TypeError` says what to add. */
-export const checkServeOptions = (options: ServeOptions): void => {
+/**
+ * The problems of `options` that `serve` and `steerable serve` refuse before they listen: another
+ * host than loopback without a token (it would let other machines steer the agent), a port that is
+ * not one. Each says what to add or change, in the command line's words.
+ */
+export const checkServeOptionsIn = (check: InputCheck, options: ServeOptions): void => {
   const host = options.host ?? '127.0.0.1'
   if (!LOOPBACK.has(host) && !options.token)
-    throw new TypeError(
-      `serve: --host ${host} lets other machines steer this agent; add --token SECRET (and open the page with ?token=SECRET)`,
+    check.add(
+      ['--host'],
+      `${host} lets other machines steer this agent; add --token SECRET (and open the page with ?token=SECRET)`,
     )
+  const { port } = options
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535))
+    check.add(['--port'], `expected a port from 0 to 65535 (0 picks a free one), got ${describeValue(port)}`)
 }
+
+/** Whether `options` may serve: loopback, or another host with a token; `InvalidInputError` says what to add. */
+export const checkServeOptions = (options: ServeOptions): void =>
+  checkInput('steerable serve', (check) => checkServeOptionsIn(check, options))
 
 /**
  * Serves a page to chat with `agent` and watch its timeline: `GET /` the page, `GET /events` the

@@ -8,6 +8,7 @@ import type {
   PromptDecision,
   SessionEvent,
 } from '../../src/index.js'
+import { InvalidInputError } from '../../src/index.js'
 import type { ScriptedReply } from '../../src/testing.js'
 import { deferred, type Recording, setup, texts } from '../support/agents.js'
 import { answered, oneTurn } from '../support/labels.js'
@@ -340,6 +341,23 @@ describe('R13: rejected admission', () => {
       expect(error?.type === 'agent/error' && error.error).toBeInstanceOf(Error)
     },
   )
+
+  it('R13, R2: an invalid decision is refused with every problem of it listed at once', async () => {
+    const decision = { kind: 'maybe', content: [], additionalContexts: [7, 'fine', { content: 'x' }] }
+    const { agent, rec } = setup([], { hooks: { promptSubmit: () => decision as never } })
+    agent.followup('x')
+    await agent.whenIdle()
+    const error = rec.live.find((e) => e.type === 'agent/error')
+    const refused = error?.type === 'agent/error' ? error.error : undefined
+    expect(refused).toBeInstanceOf(InvalidInputError)
+    expect((refused as InvalidInputError).issues.map((i) => i.path.join('.'))).toEqual([
+      'decision.kind',
+      'decision.content',
+      'decision.additionalContexts.0',
+      'decision.additionalContexts.2.content',
+      'decision.additionalContexts.2.source',
+    ])
+  })
 
   it('R13: the error names the turn the prompt would have opened, continuing from history', async () => {
     const first = setup(['one', 'two'])

@@ -131,7 +131,9 @@ describe('R48: createAgent({maxQueued})', () => {
   })
 
   it('R2: maxQueued must be an integer >= 1', () => {
-    expect(() => setup([], { maxQueued: 0 })).toThrow(/options\.maxQueued: expected an integer >= 1/)
+    expect(() => setup([], { maxQueued: 0 })).toThrow(
+      /options\.maxQueued: expected a whole number, 1 or more \(leave it out for no bound\), got 0/,
+    )
   })
 })
 

@@ -61,7 +61,7 @@ describe('R2: errors that show the right call', () => {
       'createAgent(): options.hooks.beforeModel: unknown key; expected one of promptSubmit, step, turnStopping, requestError',
     )
     expect(refusal(() => createAgent({ model: scriptedModel([]), id: 7 } as never))).toBe(
-      'createAgent(): options.id: expected a non-empty string',
+      'createAgent(): options.id: expected a non-empty string, got 7',
     )
   })
 })

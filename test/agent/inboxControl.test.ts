@@ -104,6 +104,18 @@ describe('R45: move(id, index)', () => {
     await agent.whenIdle()
     expect(model.requests.map((r) => texts(r.messages).at(-1))).toEqual(['first', 'c', 'b', 'a'])
   })
+
+  it('R45, R2: a bad id and a bad index are refused together, and nothing moves', async () => {
+    const { agent, rec, release } = await held()
+    agent.followup('a')
+    const before = rec.live.length
+    expect(() => agent.move('' as never, 1.5)).toThrow(
+      /^move\(\): id: expected the id that send\(\) returned; index: expected a whole number/,
+    )
+    expect(rec.live).toHaveLength(before)
+    release('one')
+    await agent.whenIdle()
+  })
 })
 
 describe('R46: promote(id)', () => {

@@ -7,7 +7,7 @@ import { MockLanguageModelV3, MockLanguageModelV4 } from 'ai/test'
 import { from, lastValueFrom, tap } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { fromLanguageModel } from '../../src/aisdk.js'
-import type { Message, ModelEvent } from '../../src/index.js'
+import { InvalidInputError, type Message, type ModelEvent } from '../../src/index.js'
 import { ModelRequestError } from '../../src/openai.js'
 import { answer, finish, liveStream, reasoning, text, toolCall, usage } from '../support/aisdkParts.js'
 import { collect, failure, modelOf, request, user } from '../support/aisdkRequests.js'
@@ -283,9 +283,10 @@ describe('fromLanguageModel: the call', () => {
     expect(model.doStreamCalls).toHaveLength(0)
   })
 
-  it('refuses a model id, a non-model and a version 2 model with a TypeError that says what to pass', () => {
+  it('refuses a model id, a non-model and a version 2 model with an InvalidInputError that says what to pass', () => {
+    expect(() => fromLanguageModel('anthropic/claude' as never)).toThrow(InvalidInputError)
     expect(() => fromLanguageModel('anthropic/claude' as never)).toThrow(
-      /got the model id 'anthropic\/claude'; pass the model of a provider package/,
+      /^fromLanguageModel\(\): model: got the model id 'anthropic\/claude'; pass the model of a provider package/,
     )
     expect(() => fromLanguageModel({} as never)).toThrow(
       /expected a language model of an AI SDK provider package/,
@@ -293,6 +294,12 @@ describe('fromLanguageModel: the call', () => {
     const v2 = { specificationVersion: 'v2', provider: 'p', modelId: 'm', doStream: () => {} }
     expect(() => fromLanguageModel(v2 as never)).toThrow(
       /provider interface v2; versions v3 \(ai 6\) and v4 \(ai 7\)/,
+    )
+  })
+
+  it('lists a bad model and a bad timeout at once', () => {
+    expect(() => fromLanguageModel('claude' as never, { headersTimeoutMs: 0 })).toThrow(
+      /model: got the model id 'claude'.*; options\.headersTimeoutMs: expected a number of milliseconds from 1/,
     )
   })
 })

@@ -10,7 +10,7 @@ import { asapScheduler, from } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { describe, expect, it } from 'vitest'
 import { fromLanguageModel, ModelRequestError } from '../../src/aisdk.js'
-import { type AgentEvent, createAgent, type SessionEvent } from '../../src/index.js'
+import { type AgentEvent, createAgent, InvalidInputError, type SessionEvent } from '../../src/index.js'
 import { answer, finish, liveStream, text } from '../support/aisdkParts.js'
 import { failure, request } from '../support/aisdkRequests.js'
 
@@ -125,9 +125,15 @@ describe('fromLanguageModel: headersTimeoutMs and idleTimeoutMs', () => {
     ['headersTimeoutMs', Number.POSITIVE_INFINITY],
     ['idleTimeoutMs', 2 ** 31],
     ['headersTimeoutMs', '200'],
-  ])('%s: %o is refused with a TypeError that gives the range, as openaiModel does', (name, value) => {
-    expect(() => fromLanguageModel(unanswering(), { [name]: value })).toThrow(
-      new RegExp(`^fromLanguageModel\\(\\): options\\.${name}: expected milliseconds from 1 to 2147483647`),
-    )
-  })
+  ])(
+    '%s: %o is refused with an InvalidInputError that gives the range, as openaiModel does',
+    (name, value) => {
+      expect(() => fromLanguageModel(unanswering(), { [name]: value })).toThrow(InvalidInputError)
+      expect(() => fromLanguageModel(unanswering(), { [name]: value })).toThrow(
+        new RegExp(
+          `^fromLanguageModel\\(\\): options\\.${name}: expected a number of milliseconds from 1 to 2147483647`,
+        ),
+      )
+    },
+  )
 })

@@ -8,7 +8,7 @@ import { MockLanguageModelV4 } from 'ai/test'
 import { asapScheduler } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { fromLanguageModel, type LanguageModel, ModelRequestError } from '../../src/aisdk.js'
-import { type AgentEvent, createAgent, type SessionEvent } from '../../src/index.js'
+import { type AgentEvent, createAgent, InvalidInputError, type SessionEvent } from '../../src/index.js'
 import { answer, finish, text } from '../support/aisdkParts.js'
 import { failure, throwing } from '../support/aisdkRequests.js'
 import { throwingField, throwingProxy, thrownValues } from '../support/hostile.js'
@@ -185,11 +185,11 @@ describe('fromLanguageModel: provider values that throw when read', () => {
     ],
     ['a model that is a throwing Proxy', () => throwingProxy(undefined)],
   ])(
-    '%s is refused when the adapter is built with a TypeError that says it cannot be read',
+    '%s is refused when the adapter is built with an InvalidInputError that says it cannot be read',
     (_what, model) => {
-      expect(() => fromLanguageModel(model() as LanguageModel)).toThrow(TypeError)
+      expect(() => fromLanguageModel(model() as LanguageModel)).toThrow(InvalidInputError)
       expect(() => fromLanguageModel(model() as LanguageModel)).toThrow(
-        /^fromLanguageModel\(\): the model cannot be read \(reading it threw .*\); pass the model of a provider package/,
+        /^fromLanguageModel\(\): model: cannot be read \(reading it threw .*\); pass the model of a provider package/,
       )
     },
   )

@@ -174,7 +174,7 @@ describe('R86: image and file blocks are validated where they come in', () => {
     'R86: maxBlockBytes %s is refused',
     (value) => {
       expect(() => createAgent({ model: scriptedModel([]), maxBlockBytes: value as number })).toThrow(
-        'createAgent(): options.maxBlockBytes: expected an integer number of bytes >= 1',
+        'createAgent(): options.maxBlockBytes: expected a whole number, 1 or more (a number of bytes; leave it out for 20 MiB)',
       )
     },
   )

@@ -42,7 +42,11 @@ describe('parseSendOptions', () => {
       'options.target: expected one of "next-turn", "next-step"',
     ],
     ['a non-boolean wakeup', { target: 'next-step', wakeup: 1 }, 'options.wakeup: expected boolean'],
-    ['an extra key', { target: 'next-step', wakeup: true, priority: 1 }, 'options.priority: unknown key'],
+    [
+      'an extra key',
+      { target: 'next-step', wakeup: true, priority: 1 },
+      'options.priority: unknown key; expected one of target, wakeup, ifBusy, turn, onApproval, maxSteps, interrupt',
+    ],
   ])('R2: refuses %s', (_name, options, expected) => {
     expect(thrown(() => parseSendOptions(options)).message).toBe(`send(): ${expected}`)
   })
@@ -72,7 +76,12 @@ describe('parseCancelArgs', () => {
       'cause.kind: unknown kind "disposed"; expected one of "user", "parent"',
     ],
     ['a cause without kind', {}, undefined, 'cause.kind: required (expected one of "user", "parent")'],
-    ['extra keys on the cause', { kind: 'user', reason: 'x' }, undefined, 'cause.reason: unknown key'],
+    [
+      'extra keys on the cause',
+      { kind: 'user', reason: 'x' },
+      undefined,
+      'cause.reason: unknown key; the only key is kind',
+    ],
     ['null options', { kind: 'user' }, null, 'options: expected object'],
     [
       'a non-boolean keepInbox',

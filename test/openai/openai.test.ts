@@ -487,8 +487,11 @@ describe('openaiModel: the request', () => {
     })
   })
 
-  it('refuses a missing model name with a TypeError that says what to pass', () => {
-    expect(() => openaiModel({ model: '' })).toThrow(/options\.model: expected the model name/)
+  it('refuses a missing model name with an InvalidInputError (a TypeError) that says what to pass', () => {
+    expect(() => openaiModel({ model: '' })).toThrow(TypeError)
+    expect(() => openaiModel({ model: '' })).toThrow(
+      /^openaiModel\(\): options\.model: expected the model name/,
+    )
   })
 })
 

@@ -12,6 +12,7 @@ import {
   type AgentEvent,
   createAgent,
   fileStore,
+  InvalidInputError,
   type ModelRequest,
   type SessionEvent,
 } from '../../src/index.js'
@@ -161,22 +162,35 @@ describe('openaiModel: a key or header that cannot be sent is refused when the a
   it.each([
     ['a trailing newline (a key read from a file)', `${key}\n`],
     ['a line break inside', `sk-test-01234\r\n56789abcdefSECRET`],
-  ])('an apiKey with %s: a TypeError that says to trim it and does not print the key', (_what, apiKey) => {
-    const build = () => openaiModel({ model: 'm', apiKey })
-    expect(build).toThrow(TypeError)
-    expect(build).toThrow(/options\.apiKey contains a line break.*trim/)
-    expect(build).toThrow(expect.objectContaining({ message: expect.not.stringContaining('SECRET') }))
-  })
+  ])(
+    'an apiKey with %s: an InvalidInputError that says to trim it and does not print the key',
+    (_what, apiKey) => {
+      const build = () => openaiModel({ model: 'm', apiKey })
+      expect(build).toThrow(InvalidInputError)
+      expect(build).toThrow(/options\.apiKey: contains a line break.*trim/)
+      expect(build).toThrow(expect.objectContaining({ message: expect.not.stringContaining('SECRET') }))
+    },
+  )
 
-  it('an apiKey with a character a header cannot carry: a TypeError that does not print the key', () => {
+  it('an apiKey with a character a header cannot carry: an InvalidInputError that does not print the key', () => {
     const build = () => openaiModel({ model: 'm', apiKey: 'sk-test—SECRET' })
-    expect(build).toThrow(/options\.apiKey contains a character that cannot be sent in an HTTP header/)
+    expect(build).toThrow(/options\.apiKey: contains a character that cannot be sent in an HTTP header/)
     expect(build).toThrow(expect.objectContaining({ message: expect.not.stringContaining('SECRET') }))
   })
 
-  it('a header value with a line break: a TypeError that names the header, not the value', () => {
+  it('a header value with a line break: an InvalidInputError that names the header, not the value', () => {
     const build = () => openaiModel({ model: 'm', headers: { 'x-api-key': 'abc\nSECRET' } })
-    expect(build).toThrow(/options\.headers\['x-api-key'\] contains a line break/)
+    expect(build).toThrow(/options\.headers\.x-api-key: contains a line break/)
+    expect(build).toThrow(expect.objectContaining({ message: expect.not.stringContaining('SECRET') }))
+  })
+
+  it('every bad option is listed at once, in one InvalidInputError that still prints no key', () => {
+    const build = () =>
+      openaiModel({ model: '', apiKey: 'sk-SECRET\n', headers: { 'x-a': 'SECRET\r' }, idleTimeoutMs: 0 })
+    expect(build).toThrow(InvalidInputError)
+    expect(build).toThrow(
+      /^openaiModel\(\): options\.model: expected the model name.*; options\.apiKey: contains a line break.*; options\.headers\.x-a: contains a line break.*; options\.idleTimeoutMs: expected a number of milliseconds/,
+    )
     expect(build).toThrow(expect.objectContaining({ message: expect.not.stringContaining('SECRET') }))
   })
 

@@ -6,7 +6,13 @@
 import { spawn } from 'node:child_process'
 import { asapScheduler, from, lastValueFrom, tap, toArray } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type AgentEvent, createAgent, type ModelEvent, type ModelRequest } from '../../src/index.js'
+import {
+  type AgentEvent,
+  createAgent,
+  InvalidInputError,
+  type ModelEvent,
+  type ModelRequest,
+} from '../../src/index.js'
 import { ModelRequestError, type OpenAIModelOptions, openaiModel } from '../../src/openai.js'
 import {
   answer,
@@ -133,9 +139,10 @@ describe('openaiModel: headersTimeoutMs and idleTimeoutMs', () => {
     ['headersTimeoutMs', Number.POSITIVE_INFINITY],
     ['idleTimeoutMs', 2 ** 31],
     ['headersTimeoutMs', '200'],
-  ])('%s: %o is refused with a TypeError that gives the range', (name, value) => {
+  ])('%s: %o is refused with an InvalidInputError that gives the range', (name, value) => {
+    expect(() => openaiModel({ model: 'm', [name]: value })).toThrow(InvalidInputError)
     expect(() => openaiModel({ model: 'm', [name]: value })).toThrow(
-      new RegExp(`options\\.${name}: expected milliseconds from 1 to 2147483647`),
+      new RegExp(`options\\.${name}: expected a number of milliseconds from 1 to 2147483647`),
     )
   })
 

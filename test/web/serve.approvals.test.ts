@@ -119,10 +119,12 @@ describe('steerable serve: approvals', () => {
     expect((await post('followup', { text: 'go' })).status).toBe(200)
     await next((list) => list.length === 1)
     const refusals = [
-      ['approve', {}, 400, /expected the "callId" of a pending tool call/],
-      ['approve', { callId: 7 }, 400, /"callId"/],
-      ['deny', { callId: '' }, 400, /"callId"/],
-      ['deny', { callId: 'c1', reason: 5 }, 400, /expected "reason" to be a string/],
+      ['approve', {}, 400, /^POST \/api\/approve: callId: expected the id of a pending tool call/],
+      ['approve', { callId: 7 }, 400, /callId: expected/],
+      ['deny', { callId: '' }, 400, /callId: expected/],
+      ['deny', { callId: 'c1', reason: 5 }, 400, /reason: expected a string, or no reason/],
+      // Every bad field at once.
+      ['deny', { reason: 5 }, 400, /callId: expected .*; reason: expected a string/],
       ['approve', { callId: 'nope' }, 409, /no approval is pending for tool call "nope"/],
       ['deny', { callId: 'nope', reason: 'x' }, 409, /no approval is pending for tool call "nope"/],
     ] as const

@@ -139,11 +139,13 @@ describe('steerable serve: an interrupting steer', () => {
     await stepStarted(agent)
     stream.next(text('Once '))
     const refusals = [
-      [{ text: 'stop', interrupt: 'yes' }, /expected "interrupt" to be true or false/],
-      [{ text: 'stop', interrupt: 1 }, /"interrupt"/],
-      [{ text: 'stop', interrupt: null }, /"interrupt"/],
-      [{ text: '  ', interrupt: true }, /expected a non-empty "text"/],
-      [{ interrupt: true }, /expected a non-empty "text"/],
+      [{ text: 'stop', interrupt: 'yes' }, /^POST \/api\/steer: interrupt: expected true or false/],
+      [{ text: 'stop', interrupt: 1 }, /interrupt: expected/],
+      [{ text: 'stop', interrupt: null }, /interrupt: expected/],
+      [{ text: '  ', interrupt: true }, /text: expected the text to send: a string, not blank/],
+      [{ interrupt: true }, /text: expected the text to send/],
+      // Every bad field at once.
+      [{ interrupt: 'yes' }, /text: expected .*; interrupt: expected true or false/],
     ] as const
     for (const [body, message] of refusals) {
       const reply = await post('steer', body)
@@ -231,10 +233,10 @@ describe('steerable serve: cancelling one tool call', () => {
     expect((await post('followup', { text: 'go' })).status).toBe(200)
     await next((e) => e.stream === 'events' && e.event.type === 'agent/tool/start')
     const refusals = [
-      [{}, /expected the "callId" of a running tool call/],
-      [{ callId: 7 }, /"callId"/],
-      [{ callId: '' }, /"callId"/],
-      [{ callId: 'c1', reason: 5 }, /expected "reason" to be a string/],
+      [{}, /callId: expected the id of a running tool call/],
+      [{ callId: 7 }, /callId: expected/],
+      [{ callId: '' }, /callId: expected/],
+      [{ callId: 'c1', reason: 5 }, /reason: expected a string/],
     ] as const
     for (const [body, message] of refusals) {
       const reply = await post('cancel-tool', body)

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runView, splitServeArgs } from '../../src/cli/subcommands.js'
-import { type Agent, createAgent, fileStore } from '../../src/index.js'
+import { type Agent, createAgent, fileStore, InvalidInputError } from '../../src/index.js'
 import { scriptedModel } from '../../src/testing.js'
 import { type Served, serveAgent } from '../../src/web/server.js'
 import { call } from '../support/rawHttp.js'
@@ -41,6 +41,31 @@ describe('steerable serve: who may reach it', () => {
     expect(agent.session.events).toHaveLength(0)
     const ok = await call(api, { method: 'POST', type: 'application/json', body: '{"text":"hi"}' })
     expect(JSON.parse(ok.body).id).toMatch(/^[0-9A-Z]{26}$/)
+  })
+
+  it('an unknown command is answered 400 with the command it likely meant', async () => {
+    const bad = await call(`${served.url}api/folowup`, {
+      method: 'POST',
+      type: 'application/json',
+      body: '{}',
+    })
+    expect(bad.status).toBe(400)
+    expect(JSON.parse(bad.body).error).toBe(
+      'POST /api/folowup: command: unknown command; did you mean followup?',
+    )
+  })
+
+  it('bad flags are refused together, each saying what to pass, as an InvalidInputError', () => {
+    expect(() => splitServeArgs(['--port', '99999', '--host', '0.0.0.0', '--token'])).toThrow(
+      InvalidInputError,
+    )
+    expect(() => splitServeArgs(['--port', ' ', '--host', '0.0.0.0'])).toThrow(
+      /^steerable serve: --port: expected a port from 0 to 65535 \(0 picks a free one\), got {2}; --host: 0\.0\.0\.0 lets other machines steer this agent; add --token SECRET/,
+    )
+    expect(() => splitServeArgs(['--port', '99999', '--token'])).toThrow(
+      /^steerable serve: --port: expected a port .*got 99999; --token: expected a value$/,
+    )
+    expect(splitServeArgs(['--port', '0', '--model', 'm']).flags.port).toBe(0)
   })
 
   it('another host needs a token, and then every request carries it', async () => {

@@ -9,8 +9,10 @@ import type {
   SteerOptions,
 } from '../../contracts/messages.js'
 import { PRESETS } from '../../messages/acceptSend.js'
+import { checkInput, type FieldRules } from '../../messages/checkInput.js'
+import { optional, timerMs } from '../../messages/fieldRules.js'
 import { SessionStoreError } from '../../session/storeErrors.js'
-import { checkOptions, checkPool } from '../db/checkOptions.js'
+import { checkOptionsOf, poolRule } from '../db/checkOptions.js'
 import { type DatabaseOptions, databaseError, sessionLabel } from '../db/databaseErrors.js'
 import { notificationHub } from '../db/notificationHub.js'
 import type { PostgresPool } from '../db/pgTypes.js'
@@ -72,15 +74,19 @@ export type SessionsClient = {
   close(): Promise<void>
 }
 
+const CLIENT_OPTIONS: FieldRules = {
+  timeoutMs: optional(timerMs(1, 'such as 10000')),
+  pollMs: optional(timerMs(1, 'such as 1000')),
+}
+
 /**
  * Sessions on PostgreSQL, from any process (R55, R56): `connectSessions(pool).session(id)`. A pool
  * that is not one, or bad options, throw `InvalidInputError` before anything starts.
  */
 export const connectSessions = (pool: PostgresPool, options: ConnectSessionsOptions = {}): SessionsClient => {
-  checkPool('connectSessions()', pool)
-  checkOptions('connectSessions()', options, {
-    timeoutMs: { kind: 'ms', min: 1, example: 10_000 },
-    pollMs: { kind: 'ms', min: 1, example: 1_000 },
+  checkInput('connectSessions()', (check) => {
+    check.field(pool, ['pool'], poolRule)
+    checkOptionsOf(check, options, CLIENT_OPTIONS)
   })
   const ms = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const pollMs = options.pollMs ?? 1_000

@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import { parseCancelToolCall, parseDecision } from '../../agent/humanInTheLoop.js'
-import { checkId } from '../../agent/inboxControl.js'
-import { checkRollbackTurns, rollbackTarget } from '../../agent/rollbackTurns.js'
 import { InvalidInputError } from '../../contracts/errors.js'
 import type {
   AgentCancelCause,
@@ -11,6 +8,9 @@ import type {
 } from '../../contracts/messages.js'
 import type { RemoteEdit } from '../../contracts/remote.js'
 import { parseCancelArgs } from '../../messages/parseCancelArgs.js'
+import { parseCancelToolCall, parseDecision } from '../../messages/parseDecision.js'
+import { checkId, checkMove } from '../../messages/parseInboxEdit.js'
+import { checkRollbackTurns, rollbackTarget } from '../../messages/parseRollback.js'
 import { parseSendValue } from '../../messages/parseSendValue.js'
 import { jsonSnapshot } from '../../messages/snapshot.js'
 import { messageOf } from '../../messages/userText.js'
@@ -86,14 +86,8 @@ export const remoteReplace = (id: unknown, input: unknown): RemoteEditRecord => 
 }
 
 /** `move(id, index)` from a client (R45). */
-export const remoteMove = (id: unknown, index: unknown): RemoteEditRecord => {
-  const checked = checkId(id, 'move()')
-  if (typeof index !== 'number' || !Number.isInteger(index))
-    throw new InvalidInputError('move()', [
-      { path: ['index'], message: 'expected an integer position in the queue' },
-    ])
-  return Object.freeze({ op: 'remote-move', request: request(), id: checked, index })
-}
+export const remoteMove = (id: unknown, index: unknown): RemoteEditRecord =>
+  Object.freeze({ op: 'remote-move', request: request(), ...checkMove(id, index) })
 
 /** `promote(id)` from a client (R46). */
 export const remotePromote = (id: unknown): RemoteEditRecord =>

@@ -1,7 +1,8 @@
 import type { AgentOptions } from '../../contracts/agentOptions.js'
-import { InvalidInputError } from '../../contracts/errors.js'
+import { checkInput, type FieldRules } from '../../messages/checkInput.js'
+import { aFunction, optional, timerMs, wholeNumber } from '../../messages/fieldRules.js'
 import { INBOX_CHANNEL } from '../channels.js'
-import { checkOptions, poolSize } from '../db/checkOptions.js'
+import { checkOptionsOf, poolRule, poolSize } from '../db/checkOptions.js'
 import type { DatabaseOptions } from '../db/databaseErrors.js'
 import type { PostgresPool } from '../db/pgTypes.js'
 import { acquireSharedHub } from '../db/sharedHub.js'
@@ -143,31 +144,32 @@ export const createWorker = (options: WorkerOptions): Worker => {
   }
 }
 
+const WORKER_OPTIONS: FieldRules = {
+  pool: poolRule,
+  agent: aFunction('(sessionId) => the agent options of that session'),
+  concurrency: optional(wholeNumber(1, 'such as 4')),
+  pollMs: optional(timerMs(1, 'such as 1000')),
+  idleMs: optional(timerMs(0, 'such as 1000')),
+  timeoutMs: optional(timerMs(1, 'such as 10000')),
+  onError: optional(aFunction()),
+}
+
 /**
  * The options, checked all at once. A pool that says how many connections it opens must open
  * `concurrency + 2`: one per driven session for its lease, one for LISTEN, one for scans and reads.
  * With fewer, the leases take them all and every scan waits for a connection until it times out.
  */
-const checkWorkerOptions = (options: WorkerOptions): void => {
-  checkOptions('createWorker()', options ?? null, {
-    pool: { kind: 'pool', required: true },
-    agent: { kind: 'function', required: true },
-    concurrency: { kind: 'count', example: 4 },
-    pollMs: { kind: 'ms', min: 1, example: 1_000 },
-    idleMs: { kind: 'ms', min: 0, example: 1_000 },
-    timeoutMs: { kind: 'ms', min: 1, example: 10_000 },
-    onError: { kind: 'function' },
-  })
-  const concurrency = options.concurrency ?? 4
-  const max = poolSize(options.pool)
-  if (max !== undefined && max < concurrency + 2)
-    throw new InvalidInputError('createWorker()', [
-      {
-        path: ['options', 'pool'],
-        message:
-          `the pool opens at most ${max} connection${max === 1 ? '' : 's'}, and a worker with concurrency ` +
+const checkWorkerOptions = (options: WorkerOptions): void =>
+  checkInput('createWorker()', (check) => {
+    checkOptionsOf(check, options ?? null, WORKER_OPTIONS)
+    if (!check.ok) return
+    const concurrency = options.concurrency ?? 4
+    const max = poolSize(options.pool)
+    if (max !== undefined && max < concurrency + 2)
+      check.add(
+        ['options', 'pool'],
+        `the pool opens at most ${max} connection${max === 1 ? '' : 's'}, and a worker with concurrency ` +
           `${concurrency} needs concurrency + 2 = ${concurrency + 2} (one per session for its lease, one to ` +
           `LISTEN, one to scan): make the pool with max: ${concurrency + 4}, or lower concurrency`,
-      },
-    ])
-}
+      )
+  })
