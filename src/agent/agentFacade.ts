@@ -1,4 +1,4 @@
-import { defer, distinctUntilChanged, filter, map, Observable, startWith } from 'rxjs'
+import { defer, type Observable } from 'rxjs'
 import type {
   Agent,
   AgentSession,
@@ -8,7 +8,7 @@ import type {
   StepText,
 } from '../contracts/agent.js'
 import type { CompactOptions } from '../contracts/compaction.js'
-import { AgentBusyError, AgentDisposedError, ApprovalNotPendingError } from '../contracts/errors.js'
+import { AgentBusyError, AgentDisposedError } from '../contracts/errors.js'
 import type {
   AgentEvent,
   BudgetLimits,
@@ -29,95 +29,85 @@ import type {
   SteerOptions,
   UserMessageData,
 } from '../contracts/messages.js'
+import type { Request } from '../machine/check.js'
 import type { Command } from '../machine/inputs.js'
 import {
   canRetry,
   selectAcceptsNextStep,
   selectHasBudget,
-  selectIsCancellable,
-  selectIsPending,
+  selectIsIdle,
   selectStatus,
   selectUsage,
 } from '../machine/selectors.js'
-import type { DeliveryState } from '../machine/state.js'
 import { acceptedSend, checkSend, FOLLOWUP, INJECT, isPlainPreset, STEER } from '../messages/acceptSend.js'
 import { parseCancelArgs } from '../messages/parseCancelArgs.js'
-import { Driver } from '../runtime/driver.js'
-import type { EngineConfig } from '../runtime/engine.js'
+import type { Driver } from '../runtime/driver.js'
 import { EXTENSIONS } from '../runtime/extensions.js'
 import { Extensions } from './agentExtensions.js'
+import type { AgentParts } from './agentParts.js'
 import { ApprovalsView } from './approvalsView.js'
 import { checkCompact, nextCompactionEnd } from './compactHistory.js'
+import { approvals$Of, inbox$Of, status$Of, text$Of, usage$Of } from './handles.js'
 import { parseCancelToolCall, parseDecision, parseRaise } from './humanInTheLoop.js'
 import { moveCommand, promoteCommand, removeCommand, replaceCommand } from './inboxControl.js'
+import { InboxView } from './inboxView.js'
+import { refusalError } from './refusalError.js'
 import { replayThenLive } from './replayThenLive.js'
 import { replyStream } from './replyStream.js'
 import { rollbackTarget } from './rollbackTurns.js'
-import { checkSendPolicy } from './sendPolicy.js'
 import { SessionView } from './sessionView.js'
-import { textStream } from './textStream.js'
-import { usageStream } from './usageStream.js'
-import { windowStream } from './windowStream.js'
 
 /**
- * The agent `createAgent` returns: a thin class over its `Driver`. Every method lives on the
- * prototype and every stream is made when first read, so an agent costs its fields, not a
+ * The agent `createAgent` returns: a thin class over its driver's one door. Every method lives on
+ * the prototype and every stream is made when first read, so an agent costs its fields, not a
  * closure per method (docs/performance.md#what-an-idle-agent-holds). It checks what callers hand
- * in (bad input throws and changes nothing) and forwards the rest to the driver.
+ * in (bad input throws and changes nothing), asks the driver whether the call may be made now
+ * (`check`), and sends the rest; getters and streams read snapshots through selectors.
  */
 export class AgentFacade implements Agent {
   readonly id: string
   readonly #driver: Driver<Agent>
-  readonly #maxQueued: number | undefined
+  readonly #parts: AgentParts
   #session: AgentSession | undefined
   #status$: Observable<AgentStatus> | undefined
   #usage$: Observable<SessionUsage> | undefined
   #transcript$: Observable<SessionEvent> | undefined
   #approvals: ApprovalsView | undefined
   #approvals$: Observable<readonly PendingApproval[]> | undefined
+  #inbox: InboxView | undefined
+  #inbox$: Observable<InboxSnapshot> | undefined
 
-  constructor(config: EngineConfig<Agent>, state: DeliveryState, maxQueued: number | undefined) {
-    this.id = config.agentId
-    this.#driver = new Driver<Agent>(this, config, state)
-    this.#maxQueued = maxQueued
-  }
-
-  /** The driver, for `createAgent` to finish opening the agent (restored outcomes, owed effects). */
-  static driverOf(agent: AgentFacade): Driver<Agent> {
-    return agent.#driver
+  /** @param open Makes the agent's driver, given the agent (what its hooks and tools receive). */
+  constructor(id: string, parts: AgentParts, open: (agent: Agent) => Driver<Agent>) {
+    this.id = id
+    this.#parts = parts
+    this.#driver = open(this)
   }
 
   get status(): AgentStatus {
-    return selectStatus(this.#driver.state())
+    return selectStatus(this.#driver.getSnapshot())
   }
 
   get status$(): Observable<AgentStatus> {
-    this.#status$ ??= defer(() =>
-      this.#driver.events$.pipe(
-        filter((e) => e.type === 'agent/status'),
-        map((e) => e.status),
-        startWith(this.status),
-        distinctUntilChanged(),
-      ),
-    )
+    this.#status$ ??= status$Of(this.#driver.snapshots$)
     return this.#status$
   }
 
   get acceptsNextStep(): boolean {
-    return selectAcceptsNextStep(this.#driver.state())
+    return selectAcceptsNextStep(this.#driver.getSnapshot())
   }
 
   // The reactive handles (R82) are made when read, not kept: a field each would cost every agent.
   get window$(): Observable<boolean> {
-    return windowStream(this.#driver)
+    return this.#driver.window$
   }
 
   get text$(): Observable<StepText> {
-    return textStream(this.#driver)
+    return text$Of(this.#driver.snapshots$)
   }
 
   reply$(id: AgentMessageId): Observable<SessionEvent> {
-    return replyStream(this.#driver, id)
+    return replyStream(this.#driver, this.#parts.transcript, id)
   }
 
   outcome$(id: AgentMessageId): Observable<Outcome> {
@@ -126,31 +116,34 @@ export class AgentFacade implements Agent {
 
   send(input: SendInput, options: SendOptions): AgentMessageId {
     this.#accepting('send()')
-    return this.#send(checkSend(input, options, undefined, 'send()', this.#maxBlockBytes), 'send()')
+    return this.#send(checkSend(input, options, undefined, 'send()', this.#parts.maxBlockBytes), 'send()')
   }
 
   followup(input: SendInput, options?: FollowupOptions): AgentMessageId {
-    return this.#send(checkSend(input, options, FOLLOWUP, 'followup()', this.#maxBlockBytes), 'followup()')
+    return this.#send(
+      checkSend(input, options, FOLLOWUP, 'followup()', this.#parts.maxBlockBytes),
+      'followup()',
+    )
   }
 
   steer(input: SendInput, options?: SteerOptions): AgentMessageId {
-    return this.#send(checkSend(input, options, STEER, 'steer()', this.#maxBlockBytes), 'steer()')
+    return this.#send(checkSend(input, options, STEER, 'steer()', this.#parts.maxBlockBytes), 'steer()')
   }
 
   inject(input: SendInput, options?: PresetOptions): AgentMessageId {
-    return this.#send(checkSend(input, options, INJECT, 'inject()', this.#maxBlockBytes), 'inject()')
+    return this.#send(checkSend(input, options, INJECT, 'inject()', this.#parts.maxBlockBytes), 'inject()')
   }
 
   cancel(cause: AgentCancelCause, options?: CancelOptions): void {
     const args = parseCancelArgs(cause, options)
     if (!this.#driver.finished)
-      this.#driver.command({ type: 'cancel', cause: args.cause, keepInbox: args.options.keepInbox === true })
+      this.#driver.send({ type: 'cancel', cause: args.cause, keepInbox: args.options.keepInbox === true })
   }
 
   retry(): void {
     this.#accepting('retry()')
-    if (!canRetry(this.#driver.state())) throw new AgentBusyError('retry()')
-    this.#driver.command({ type: 'retry' })
+    if (!canRetry(this.#driver.getSnapshot())) throw new AgentBusyError('retry()')
+    this.#driver.send({ type: 'retry' })
   }
 
   whenIdle(): Promise<void> {
@@ -158,7 +151,7 @@ export class AgentFacade implements Agent {
   }
 
   dispose(): Promise<void> {
-    if (!this.#driver.finished) this.#driver.command({ type: 'dispose' })
+    if (!this.#driver.finished) this.#driver.send({ type: 'dispose' })
     return this.#driver.completed()
   }
 
@@ -167,31 +160,34 @@ export class AgentFacade implements Agent {
   }
 
   get transcript$(): Observable<SessionEvent> {
-    const { transcript } = this.#driver.config
+    const { transcript } = this.#parts
     this.#transcript$ ??= replayThenLive(() => transcript.events.slice(), this.#driver.durable$)
     return this.#transcript$
   }
 
   get usage(): SessionUsage {
-    return this.#driver.config.transcript.usage
+    return this.#parts.transcript.usage
   }
 
   get usage$(): Observable<SessionUsage> {
-    this.#usage$ ??= usageStream(this.#driver.config.transcript, this.#driver.durable$)
+    this.#usage$ ??= usage$Of(this.#driver.snapshots$, this.#parts.transcript)
     return this.#usage$
   }
 
   get session(): AgentSession {
-    this.#session ??= new SessionView(this.#driver.config.transcript, this.#driver.config.store)
+    this.#session ??= new SessionView(this.#parts.transcript, this.#parts.store)
     return this.#session
   }
 
   get inbox(): InboxSnapshot {
-    return this.#driver.inbox()
+    this.#inbox ??= new InboxView()
+    return this.#inbox.current(this.#driver.getSnapshot())
   }
 
   get inbox$(): Observable<InboxSnapshot> {
-    return this.#driver.inboxes.snapshots$
+    this.#inbox ??= new InboxView()
+    this.#inbox$ ??= inbox$Of(this.#driver.snapshots$, this.#inbox)
+    return this.#inbox$
   }
 
   outcome(id: AgentMessageId): Promise<Outcome> {
@@ -205,7 +201,7 @@ export class AgentFacade implements Agent {
   }
 
   replace(id: AgentMessageId, input: SendInput): void {
-    this.#control(replaceCommand(id, input, this.#maxBlockBytes), 'replace()')
+    this.#control(replaceCommand(id, input, this.#parts.maxBlockBytes), 'replace()')
   }
 
   move(id: AgentMessageId, index: number): void {
@@ -218,24 +214,12 @@ export class AgentFacade implements Agent {
 
   get approvals(): readonly PendingApproval[] {
     this.#approvals ??= new ApprovalsView()
-    return this.#approvals.current(this.#driver.state(), this.#driver.config.transcript.events)
+    return this.#approvals.current(this.#driver.getSnapshot(), this.#parts.transcript.events)
   }
 
   get approvals$(): Observable<readonly PendingApproval[]> {
-    // After each reduction, as inbox$: a step's requests arrive as one list, not one by one.
-    this.#approvals$ ??= new Observable<readonly PendingApproval[]>((subscriber) => {
-      let last = this.approvals
-      subscriber.next(last)
-      return this.#driver.watch({
-        delivered: () => {
-          const next = this.approvals
-          if (next === last) return
-          last = next
-          subscriber.next(next)
-        },
-        ended: () => subscriber.complete(),
-      })
-    })
+    this.#approvals ??= new ApprovalsView()
+    this.#approvals$ ??= approvals$Of(this.#driver.snapshots$, this.#approvals, this.#parts.transcript)
     return this.#approvals$
   }
 
@@ -251,59 +235,53 @@ export class AgentFacade implements Agent {
     this.#accepting('cancelToolCall()')
     const { reason } = parseCancelToolCall(callId, options)
     // A cancel or a decision still in the trampoline settles the call first: this one is late.
-    if (!selectIsCancellable(this.#driver.state(), callId) || this.#driver.decisionsAhead.has(callId))
-      return false
-    this.#driver.command({ type: 'cancel-call', callId, reason })
+    if (this.#driver.check({ kind: 'cancel-call', callId }) !== undefined) return false
+    this.#driver.send({ type: 'cancel-call', callId, reason })
     return true
   }
 
   rollback(turns: number): void {
     this.#accepting('rollback()')
-    const idle = this.#driver.state().activity === null && this.status === 'idle'
-    const toTurn = rollbackTarget(turns, this.#driver.config.transcript.timelineTurns, idle)
-    this.#driver.command({ type: 'rollback', toTurn })
+    const idle = selectIsIdle(this.#driver.getSnapshot())
+    const toTurn = rollbackTarget(turns, this.#parts.transcript.timelineTurns, idle)
+    this.#driver.send({ type: 'rollback', toTurn })
   }
 
   compact(options?: CompactOptions): Promise<CompactionResult> {
     this.#accepting('compact()')
     const checked = checkCompact(options)
-    const { summarizers } = this.#driver.config
+    const { summarizers } = this.#parts
     const ref = summarizers.add(checked.summarize)
     const keepLastTurns = checked.keepLastTurns ?? summarizers.keepLastTurns
-    const compact = () => this.#driver.command({ type: 'compact', ref, keepLastTurns })
+    const compact = () => this.#driver.send({ type: 'compact', ref, keepLastTurns })
     return nextCompactionEnd(this.#driver.events$, compact).finally(() => summarizers.forget(ref))
   }
 
   raiseBudget(limits: BudgetLimits): void {
     this.#accepting('raiseBudget()')
-    const state = this.#driver.state()
+    const state = this.#driver.getSnapshot()
     const checked = parseRaise(limits, selectUsage(state), selectHasBudget(state))
-    this.#driver.command({ type: 'raise-budget', limits: checked })
+    this.#driver.send({ type: 'raise-budget', limits: checked })
   }
 
   /** The seams companions use (`extensionsOf`): made when asked for, under a registered symbol. */
   get [EXTENSIONS](): Extensions {
-    return new Extensions(this, this.#driver, this.#maxQueued)
-  }
-
-  /** The agent's `maxBlockBytes` (R86), which every send and replace checks its media against. */
-  get #maxBlockBytes(): number {
-    return this.#driver.config.maxBlockBytes
+    return new Extensions(this, this.#driver, this.#parts)
   }
 
   #accepting(call: string): void {
     if (this.#driver.finished) throw new AgentDisposedError(call)
   }
 
-  /** A checked send: the policy decides at call time (R47–R49), then the id, then the pipeline. */
+  /** A checked send: the driver's check first (R47–R49), then the id, then the door. */
   #send(checked: { value: string | UserMessageData; options: SendOptions }, call: string): AgentMessageId {
     this.#accepting(call)
     const { options } = checked
-    // The plain presets skip the policy unless a bound is set (the hot path of a send).
-    if (!isPlainPreset(options) || this.#maxQueued !== undefined)
-      checkSendPolicy(this.#driver.state(), this.#driver.pending, options, this.#maxQueued, call)
+    // The plain presets need no check unless a bound is set (the hot path of a send).
+    if (!isPlainPreset(options) || this.#parts.maxQueued !== undefined)
+      this.#refuse(call, { kind: 'send', options, maxQueued: this.#parts.maxQueued })
     const accepted = acceptedSend(checked.value, options)
-    this.#driver.enter(accepted)
+    this.#driver.send(accepted)
     return accepted.message.id
   }
 
@@ -311,15 +289,19 @@ export class AgentFacade implements Agent {
   #decide(call: string, callId: string, options: unknown, decision: 'approved' | 'denied'): void {
     this.#accepting(call)
     const d = parseDecision(call, callId, options)
-    // A decision still in the trampoline (made earlier in this delivery) counts as made.
-    if (!selectIsPending(this.#driver.state(), d.callId) || this.#driver.decisionsAhead.has(d.callId))
-      throw new ApprovalNotPendingError(call, d.callId)
-    this.#driver.command({ type: 'decide', callId: d.callId, decision, reason: d.reason, source: d.source })
+    this.#refuse(call, { kind: 'decide', callId: d.callId })
+    this.#driver.send({ type: 'decide', callId: d.callId, decision, reason: d.reason, source: d.source })
+  }
+
+  /** Throws the error of the driver's refusal of `request`, if it refuses it. */
+  #refuse(call: string, request: Request): void {
+    const refusal = this.#driver.check(request)
+    if (refusal !== undefined) throw refusalError(call, refusal)
   }
 
   /** Inbox control (R43–R46): checked input first; after `dispose()` they throw. */
   #control(command: Command, call: string): void {
     this.#accepting(call)
-    this.#driver.command(command)
+    this.#driver.send(command)
   }
 }

@@ -3,6 +3,7 @@ import type { AgentOptions } from '../contracts/agentOptions.js'
 import type { Effect } from '../machine/effects.js'
 import { type DeliveryState, initialState } from '../machine/state.js'
 import { mintSessionId } from '../messages/mint.js'
+import { Driver } from '../runtime/driver.js'
 import { HookSet } from '../runtime/hookSet.js'
 import { Summarizers } from '../runtime/summarizers.js'
 import { boundedStore } from '../session/boundedStore.js'
@@ -13,6 +14,7 @@ import { findPausedTurn } from '../session/pausedTurn.js'
 import { Transcript } from '../session/transcript.js'
 import { toolSpecsOf } from '../tools/toolSpecs.js'
 import { AgentFacade } from './agentFacade.js'
+import type { AgentParts } from './agentParts.js'
 import { checkOptions } from './checkOptions.js'
 import { autoCompaction, defaultKeep } from './compactHistory.js'
 import { restoredState, restoreInbox } from './restoreInbox.js'
@@ -63,34 +65,48 @@ export const openAgent = (options: AgentOptions, release: boolean): Agent => {
     journaling: store.inbox !== undefined,
   }
 
-  const agent = new AgentFacade(
-    {
-      agentId,
-      model,
-      system: instructions,
-      hooks: new HookSet(hooks),
-      tools,
-      toolSpecs: toolSpecsOf(tools),
-      maxParallel,
-      maxBlockBytes: checked.maxBlockBytes,
-      approvalTimeoutMs: checked.approvalTimeoutMs,
-      scheduler,
-      transcript,
-      summarizers: new Summarizers(checked.compaction?.summarize, defaultKeep(checked.compaction)),
-      store,
-      release,
-    },
-    state,
+  const parts: AgentParts = {
+    transcript,
+    store,
+    summarizers: new Summarizers(checked.compaction?.summarize, defaultKeep(checked.compaction)),
+    hooks: new HookSet<Agent>(hooks),
     maxQueued,
-  )
-  const driver = AgentFacade.driverOf(agent)
-  for (const [id, outcome] of restored.settled) driver.outcomes.settle(id, outcome)
+    maxBlockBytes: checked.maxBlockBytes,
+  }
+  // The driver is made for the agent (its hooks and tools are given it); only this function
+  // holds it besides the agent, to finish opening it.
+  let driver: Driver<Agent> | undefined
+  const agent = new AgentFacade(agentId, parts, (self) => {
+    driver = new Driver<Agent>(
+      {
+        agent: self,
+        agentId,
+        model,
+        system: instructions,
+        hooks: parts.hooks,
+        tools,
+        toolSpecs: toolSpecsOf(tools),
+        maxParallel,
+        maxBlockBytes: checked.maxBlockBytes,
+        approvalTimeoutMs: checked.approvalTimeoutMs,
+        scheduler,
+        transcript,
+        summarizers: parts.summarizers,
+        store,
+        release,
+      },
+      state,
+    )
+    return driver
+  })
+  const opened = driver as unknown as Driver<Agent>
+  for (const [id, outcome] of restored.settled) opened.outcomes.settle(id, outcome)
   // R51: restored context appended now is flushed like any append outside a turn (R36), and
   // restored waking items wake the driver once this call has returned (R6).
   const owed: Effect[] = []
   if (restored.appended.length > 0) owed.push({ kind: 'persist' })
   if (state.wakeScheduled) owed.push({ kind: 'schedule', input: { type: 'wake' } })
   if (resumed) owed.push(...resumed.owed)
-  driver.start(owed)
+  opened.start(owed)
   return agent
 }
