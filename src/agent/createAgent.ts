@@ -12,7 +12,7 @@ import { lastTurnOf, openHistory } from '../session/history.js'
 import { memoryStore } from '../session/memoryStore.js'
 import { findPausedTurn } from '../session/pausedTurn.js'
 import { Transcript } from '../session/transcript.js'
-import { toolSpecsOf } from '../tools/toolSpecs.js'
+import { ToolCatalog } from '../tools/toolCatalog.js'
 import { AgentFacade } from './agentFacade.js'
 import type { AgentParts } from './agentParts.js'
 import { checkOptions } from './checkOptions.js'
@@ -43,6 +43,8 @@ export const createAgent = (options: AgentOptions): Agent => openAgent(options, 
 export const openAgent = (options: AgentOptions, release: boolean): Agent => {
   const checked = checkOptions(options)
   const { model, scheduler, instructions, hooks, tools, maxParallel, flushTimeoutMs, maxQueued } = checked
+  // The sources' current lists are read now, so two tools with one name fail the creation (R100).
+  const toolbox = new ToolCatalog<Agent>(tools)
   const store = boundedStore(options.store ?? memoryStore(), flushTimeoutMs, scheduler)
   const history = openHistory(store, options.history)
   const agentId = options.id ?? mintSessionId()
@@ -63,6 +65,7 @@ export const openAgent = (options: AgentOptions, release: boolean): Agent => {
     ...budgetState(checked.budget, history),
     autoCompaction: autoCompaction(checked.compaction),
     journaling: store.inbox !== undefined,
+    tools: toolbox.sourced ? { latest: toolbox.latest, step: toolbox.latest } : undefined,
   }
 
   const parts: AgentParts = {
@@ -84,8 +87,7 @@ export const openAgent = (options: AgentOptions, release: boolean): Agent => {
         model,
         system: instructions,
         hooks: parts.hooks,
-        tools,
-        toolSpecs: toolSpecsOf(tools),
+        toolbox,
         maxParallel,
         maxBlockBytes: checked.maxBlockBytes,
         approvalTimeoutMs: checked.approvalTimeoutMs,

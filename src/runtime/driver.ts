@@ -64,6 +64,9 @@ export class Driver<A> {
     this.#timers = new ActivityTimers(config.scheduler)
     this.outcomes = new Outcomes(config.transcript, this)
     config.transcript.reportFailuresTo(this)
+    // R100: a source's new list is noted by the reducer, and seen from the next step on.
+    if (config.toolbox.sourced)
+      config.toolbox.connect((change) => this.send({ type: 'tools/listed', ...change }))
   }
 
   /**
@@ -266,6 +269,7 @@ export class Driver<A> {
     this.#ended = true
     this.#engine = undefined
     this.#timers.clearAll()
+    this.config.toolbox.close()
     this.#resolveIdleWaiters()
     this.#watchers?.end()
   }

@@ -1,8 +1,7 @@
 import { type SchedulerLike, Subscription, scan } from 'rxjs'
 import type { AgentMessageId } from '../contracts/messages.js'
-import type { ModelAdapter, ToolSpec } from '../contracts/model.js'
+import type { ModelAdapter } from '../contracts/model.js'
 import type { SessionStore } from '../contracts/store.js'
-import type { ToolDefinition } from '../contracts/tools.js'
 import { isCloseStore } from '../machine/dispose.js'
 import type { Effect } from '../machine/effects.js'
 import type { Command, Input, Signal } from '../machine/inputs.js'
@@ -11,6 +10,7 @@ import { type Reduced, reduce } from '../machine/reduce.js'
 import type { DeliveryState } from '../machine/state.js'
 import type { AcceptedSend } from '../messages/acceptSend.js'
 import type { Transcript } from '../session/transcript.js'
+import type { ToolCatalog } from '../tools/toolCatalog.js'
 import { Activities } from './activities.js'
 import type { ActivityTimers } from './activityTimers.js'
 import { createApprovalGate } from './approvalGate.js'
@@ -35,8 +35,8 @@ export type EngineConfig<A> = {
   readonly model: ModelAdapter
   readonly system: string | undefined
   readonly hooks: HookSet<A>
-  readonly tools: readonly ToolDefinition<A>[]
-  readonly toolSpecs: readonly ToolSpec[]
+  /** Where the agent's tools come from, one list per version (R100). */
+  readonly toolbox: ToolCatalog<A>
   readonly maxParallel: number
   /** The agent's `maxBlockBytes` (R86): the most bytes of one image or file block. */
   readonly maxBlockBytes: number
@@ -125,14 +125,13 @@ export const buildEngine = <A>(config: EngineConfig<A>, parts: EngineHost): Engi
     model: config.model,
     system: config.system,
     hooks: config.hooks,
-    toolSpecs: config.toolSpecs,
+    toolbox: config.toolbox,
     runTools: createToolBatchRunner({
-      tools: config.tools,
       maxParallel: config.maxParallel,
       maxBlockBytes: config.maxBlockBytes,
       post,
     }),
-    approvals: createApprovalGate(config.tools, config.approvalTimeoutMs, config.scheduler),
+    approvals: createApprovalGate(config.toolbox, config.approvalTimeoutMs, config.scheduler),
     transcript: config.transcript,
     summarizers: config.summarizers,
     store: config.store,

@@ -33,53 +33,88 @@ export const parametersJsonSchema = (schema: StandardSchemaV1): Record<string, u
   throw new TypeError(`a ${standard.vendor} schema that ${NO_JSON_SCHEMA}`)
 }
 
-/** What the model sees of each tool: its name, description and parameters as JSON Schema. */
-export const toolSpecsOf = (tools: readonly ToolDefinition<never>[]): readonly ToolSpec[] =>
-  Object.freeze(
-    tools.map((tool) =>
-      Object.freeze({
-        name: tool.name,
-        description: tool.description,
-        parameters: parametersJsonSchema(tool.parameters),
-      }),
-    ),
-  )
+const specs = new WeakMap<ToolDefinition<never>, ToolSpec>()
 
-/** `createAgent({tools})` checks: each a definition with a unique name and a usable schema. */
+/** What the model sees of a tool: its name, description and parameters as JSON Schema (made once). */
+// biome-ignore lint/suspicious/noExplicitAny: any agent's tools
+export const toolSpecOf = (tool: ToolDefinition<any>): ToolSpec => {
+  let spec = specs.get(tool)
+  if (spec === undefined) {
+    spec = Object.freeze({
+      name: tool.name,
+      description: tool.description,
+      parameters: parametersJsonSchema(tool.parameters),
+    })
+    specs.set(tool, spec)
+  }
+  return spec
+}
+
+const isSourceLike = (entry: unknown): boolean =>
+  typeof entry === 'object' && entry !== null && 'tools$' in entry
+
+/**
+ * `createAgent({tools})` checks: each a definition with a unique name and a usable schema, or a
+ * tool source (`{tools$}`, R100) whose lists are checked when it emits them.
+ */
 export const checkTools = (tools: unknown): InputIssue[] => {
   if (!Array.isArray(tools))
-    return [{ path: ['options', 'tools'], message: 'expected an array of tool definitions' }]
+    return [{ path: ['options', 'tools'], message: 'expected an array of tool definitions and tool sources' }]
   const issues: InputIssue[] = []
   const seen = new Set<string>()
-  tools.forEach((tool: Partial<ToolDefinition<never>>, i) => {
-    const at = (key: string, message: string) => issues.push({ path: ['options', 'tools', i, key], message })
-    const name = typeof tool?.name === 'string' && tool.name !== '' ? tool.name : undefined
-    if (name === undefined) at('name', 'expected a non-empty string')
-    else if (seen.has(name)) at('name', `duplicate tool name "${name}"`)
-    else seen.add(name)
-    if (typeof tool?.description !== 'string') at('description', 'expected string')
-    const called = name === undefined ? 'the tool' : `tool "${name}"`
-    if (!isStandardSchema(tool?.parameters))
-      at(
-        'parameters',
-        `expected a schema for the arguments of ${called}: a zod, valibot or ArkType schema, or any ` +
-          "Standard Schema (an object with '~standard')",
-      )
-    else {
-      try {
-        parametersJsonSchema(tool.parameters)
-      } catch (error) {
-        at('parameters', `the schema of ${called}: ${errorText(error)}`)
-      }
+  tools.forEach((tool: unknown, i) => {
+    if (isSourceLike(tool)) {
+      const tools$ = (tool as { tools$?: { subscribe?: unknown } }).tools$
+      if (typeof tools$?.subscribe !== 'function')
+        issues.push({
+          path: ['options', 'tools', i, 'tools$'],
+          message: 'expected an Observable of tool lists',
+        })
+      return
     }
-    if (typeof tool?.execute !== 'function') at('execute', 'expected a function')
-    const rule = tool?.needsApproval
-    if (rule !== undefined && typeof rule !== 'boolean' && typeof rule !== 'function')
-      at('needsApproval', 'expected true, false, or a function (args, ctx) => boolean')
-    const limit = tool?.approvalTimeoutMs
-    if (limit !== undefined && !isTimeout(limit))
-      at('approvalTimeoutMs', 'expected a number of milliseconds > 0 (leave it out for no limit)')
+    issues.push(...checkTool(tool, ['options', 'tools', i], seen))
   })
+  return issues
+}
+
+/**
+ * One tool definition's problems, under `at`: a name (not in `seen`, which it joins), a
+ * description, a usable schema, `execute`.
+ */
+export const checkTool = (
+  value: unknown,
+  at: readonly (string | number)[],
+  seen?: Set<string>,
+): InputIssue[] => {
+  const tool = value as Partial<ToolDefinition<never>> | undefined
+  const issues: InputIssue[] = []
+  const add = (key: string, message: string) => issues.push({ path: [...at, key], message })
+  const name = typeof tool?.name === 'string' && tool.name !== '' ? tool.name : undefined
+  if (name === undefined) add('name', 'expected a non-empty string')
+  else if (seen?.has(name)) add('name', `duplicate tool name "${name}"`)
+  else seen?.add(name)
+  if (typeof tool?.description !== 'string') add('description', 'expected string')
+  const called = name === undefined ? 'the tool' : `tool "${name}"`
+  if (!isStandardSchema(tool?.parameters))
+    add(
+      'parameters',
+      `expected a schema for the arguments of ${called}: a zod, valibot or ArkType schema, or any ` +
+        "Standard Schema (an object with '~standard')",
+    )
+  else {
+    try {
+      parametersJsonSchema(tool.parameters)
+    } catch (error) {
+      add('parameters', `the schema of ${called}: ${errorText(error)}`)
+    }
+  }
+  if (typeof tool?.execute !== 'function') add('execute', 'expected a function')
+  const rule = tool?.needsApproval
+  if (rule !== undefined && typeof rule !== 'boolean' && typeof rule !== 'function')
+    add('needsApproval', 'expected true, false, or a function (args, ctx) => boolean')
+  const limit = tool?.approvalTimeoutMs
+  if (limit !== undefined && !isTimeout(limit))
+    add('approvalTimeoutMs', 'expected a number of milliseconds > 0 (leave it out for no limit)')
   return issues
 }
 
