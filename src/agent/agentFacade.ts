@@ -1,4 +1,4 @@
-import { defer, type Observable } from 'rxjs'
+import type { Observable } from 'rxjs'
 import type {
   Agent,
   AgentSession,
@@ -27,35 +27,21 @@ import type {
   SendInput,
   SendOptions,
   SteerOptions,
-  UserMessageData,
 } from '../contracts/messages.js'
-import type { Request } from '../machine/check.js'
 import type { Command } from '../machine/inputs.js'
-import {
-  canRetry,
-  selectAcceptsNextStep,
-  selectHasBudget,
-  selectIsIdle,
-  selectStatus,
-  selectUsage,
-} from '../machine/selectors.js'
-import { acceptedSend, checkSend, FOLLOWUP, INJECT, isPlainPreset, STEER } from '../messages/acceptSend.js'
+import { canRetry, selectAcceptsNextStep, selectIsIdle, selectStatus } from '../machine/selectors.js'
+import { FOLLOWUP, INJECT, STEER } from '../messages/acceptSend.js'
 import { parseCancelArgs } from '../messages/parseCancelArgs.js'
 import type { Driver } from '../runtime/driver.js'
 import { EXTENSIONS } from '../runtime/extensions.js'
 import { Extensions } from './agentExtensions.js'
 import type { AgentParts } from './agentParts.js'
-import { ApprovalsView } from './approvalsView.js'
-import { checkCompact, nextCompactionEnd } from './compactHistory.js'
-import { approvals$Of, inbox$Of, status$Of, text$Of, usage$Of } from './handles.js'
-import { parseCancelToolCall, parseDecision, parseRaise } from './humanInTheLoop.js'
+import { AgentViews } from './agentViews.js'
+import { checkCompact, compactNow } from './compactHistory.js'
+import { cancelCall, decide, raiseBudget } from './humanCalls.js'
 import { moveCommand, promoteCommand, removeCommand, replaceCommand } from './inboxControl.js'
-import { InboxView } from './inboxView.js'
-import { refusalError } from './refusalError.js'
-import { replayThenLive } from './replayThenLive.js'
-import { replyStream } from './replyStream.js'
 import { rollbackTarget } from './rollbackTurns.js'
-import { SessionView } from './sessionView.js'
+import { sendChecked } from './sendChecked.js'
 
 /**
  * The agent `createAgent` returns: a thin class over its driver's one door. Every method lives on
@@ -68,14 +54,7 @@ export class AgentFacade implements Agent {
   readonly id: string
   readonly #driver: Driver<Agent>
   readonly #parts: AgentParts
-  #session: AgentSession | undefined
-  #status$: Observable<AgentStatus> | undefined
-  #usage$: Observable<SessionUsage> | undefined
-  #transcript$: Observable<SessionEvent> | undefined
-  #approvals: ApprovalsView | undefined
-  #approvals$: Observable<readonly PendingApproval[]> | undefined
-  #inbox: InboxView | undefined
-  #inbox$: Observable<InboxSnapshot> | undefined
+  #views: AgentViews<Agent> | undefined
 
   /** @param open Makes the agent's driver, given the agent (what its hooks and tools receive). */
   constructor(id: string, parts: AgentParts, open: (agent: Agent) => Driver<Agent>) {
@@ -89,8 +68,7 @@ export class AgentFacade implements Agent {
   }
 
   get status$(): Observable<AgentStatus> {
-    this.#status$ ??= status$Of(this.#driver.snapshots$)
-    return this.#status$
+    return this.#view.status$
   }
 
   get acceptsNextStep(): boolean {
@@ -103,35 +81,32 @@ export class AgentFacade implements Agent {
   }
 
   get text$(): Observable<StepText> {
-    return text$Of(this.#driver.snapshots$)
+    return this.#view.text$
   }
 
   reply$(id: AgentMessageId): Observable<SessionEvent> {
-    return replyStream(this.#driver, this.#parts.transcript, id)
+    return this.#view.reply$(id)
   }
 
   outcome$(id: AgentMessageId): Observable<Outcome> {
-    return defer(() => this.outcome(id))
+    return this.#view.outcome$(id)
   }
 
   send(input: SendInput, options: SendOptions): AgentMessageId {
     this.#accepting('send()')
-    return this.#send(checkSend(input, options, undefined, 'send()', this.#parts.maxBlockBytes), 'send()')
+    return sendChecked(this.#driver, this.#parts, input, options, undefined, 'send()')
   }
 
   followup(input: SendInput, options?: FollowupOptions): AgentMessageId {
-    return this.#send(
-      checkSend(input, options, FOLLOWUP, 'followup()', this.#parts.maxBlockBytes),
-      'followup()',
-    )
+    return sendChecked(this.#driver, this.#parts, input, options, FOLLOWUP, 'followup()')
   }
 
   steer(input: SendInput, options?: SteerOptions): AgentMessageId {
-    return this.#send(checkSend(input, options, STEER, 'steer()', this.#parts.maxBlockBytes), 'steer()')
+    return sendChecked(this.#driver, this.#parts, input, options, STEER, 'steer()')
   }
 
   inject(input: SendInput, options?: PresetOptions): AgentMessageId {
-    return this.#send(checkSend(input, options, INJECT, 'inject()', this.#parts.maxBlockBytes), 'inject()')
+    return sendChecked(this.#driver, this.#parts, input, options, INJECT, 'inject()')
   }
 
   cancel(cause: AgentCancelCause, options?: CancelOptions): void {
@@ -160,9 +135,7 @@ export class AgentFacade implements Agent {
   }
 
   get transcript$(): Observable<SessionEvent> {
-    const { transcript } = this.#parts
-    this.#transcript$ ??= replayThenLive(() => transcript.events.slice(), this.#driver.durable$)
-    return this.#transcript$
+    return this.#view.transcript$
   }
 
   get usage(): SessionUsage {
@@ -170,30 +143,23 @@ export class AgentFacade implements Agent {
   }
 
   get usage$(): Observable<SessionUsage> {
-    this.#usage$ ??= usage$Of(this.#driver.snapshots$, this.#parts.transcript)
-    return this.#usage$
+    return this.#view.usage$
   }
 
   get session(): AgentSession {
-    this.#session ??= new SessionView(this.#parts.transcript, this.#parts.store)
-    return this.#session
+    return this.#view.session
   }
 
   get inbox(): InboxSnapshot {
-    this.#inbox ??= new InboxView()
-    return this.#inbox.current(this.#driver.getSnapshot())
+    return this.#view.inbox
   }
 
   get inbox$(): Observable<InboxSnapshot> {
-    this.#inbox ??= new InboxView()
-    this.#inbox$ ??= inbox$Of(this.#driver.snapshots$, this.#inbox)
-    return this.#inbox$
+    return this.#view.inbox$
   }
 
   outcome(id: AgentMessageId): Promise<Outcome> {
-    // A microtask later: a send made inside a delivery has been processed by then (it waited in
-    // the trampoline), so its id is known.
-    return Promise.resolve().then(() => this.#driver.outcomes.outcome(id))
+    return this.#view.outcome(id)
   }
 
   remove(id: AgentMessageId): void {
@@ -213,14 +179,11 @@ export class AgentFacade implements Agent {
   }
 
   get approvals(): readonly PendingApproval[] {
-    this.#approvals ??= new ApprovalsView()
-    return this.#approvals.current(this.#driver.getSnapshot(), this.#parts.transcript.events)
+    return this.#view.approvals
   }
 
   get approvals$(): Observable<readonly PendingApproval[]> {
-    this.#approvals ??= new ApprovalsView()
-    this.#approvals$ ??= approvals$Of(this.#driver.snapshots$, this.#approvals, this.#parts.transcript)
-    return this.#approvals$
+    return this.#view.approvals$
   }
 
   approve(callId: string, options?: DecisionOptions): void {
@@ -233,11 +196,7 @@ export class AgentFacade implements Agent {
 
   cancelToolCall(callId: string, options?: CancelToolCallOptions): boolean {
     this.#accepting('cancelToolCall()')
-    const { reason } = parseCancelToolCall(callId, options)
-    // A cancel or a decision still in the trampoline settles the call first: this one is late.
-    if (this.#driver.check({ kind: 'cancel-call', callId }) !== undefined) return false
-    this.#driver.send({ type: 'cancel-call', callId, reason })
-    return true
+    return cancelCall(this.#driver, callId, options)
   }
 
   rollback(turns: number): void {
@@ -249,19 +208,12 @@ export class AgentFacade implements Agent {
 
   compact(options?: CompactOptions): Promise<CompactionResult> {
     this.#accepting('compact()')
-    const checked = checkCompact(options)
-    const { summarizers } = this.#parts
-    const ref = summarizers.add(checked.summarize)
-    const keepLastTurns = checked.keepLastTurns ?? summarizers.keepLastTurns
-    const compact = () => this.#driver.send({ type: 'compact', ref, keepLastTurns })
-    return nextCompactionEnd(this.#driver.events$, compact).finally(() => summarizers.forget(ref))
+    return compactNow(this.#driver, this.#parts.summarizers, checkCompact(options))
   }
 
   raiseBudget(limits: BudgetLimits): void {
     this.#accepting('raiseBudget()')
-    const state = this.#driver.getSnapshot()
-    const checked = parseRaise(limits, selectUsage(state), selectHasBudget(state))
-    this.#driver.send({ type: 'raise-budget', limits: checked })
+    raiseBudget(this.#driver, limits)
   }
 
   /** The seams companions use (`extensionsOf`): made when asked for, under a registered symbol. */
@@ -269,34 +221,18 @@ export class AgentFacade implements Agent {
     return new Extensions(this, this.#driver, this.#parts)
   }
 
+  get #view(): AgentViews<Agent> {
+    this.#views ??= new AgentViews(this.#driver, this.#parts)
+    return this.#views
+  }
+
   #accepting(call: string): void {
     if (this.#driver.finished) throw new AgentDisposedError(call)
   }
 
-  /** A checked send: the driver's check first (R47–R49), then the id, then the door. */
-  #send(checked: { value: string | UserMessageData; options: SendOptions }, call: string): AgentMessageId {
-    this.#accepting(call)
-    const { options } = checked
-    // The plain presets need no check unless a bound is set (the hot path of a send).
-    if (!isPlainPreset(options) || this.#parts.maxQueued !== undefined)
-      this.#refuse(call, { kind: 'send', options, maxQueued: this.#parts.maxQueued })
-    const accepted = acceptedSend(checked.value, options)
-    this.#driver.send(accepted)
-    return accepted.message.id
-  }
-
-  /** R62: only a pending call can be decided; anything else throws and changes nothing. */
   #decide(call: string, callId: string, options: unknown, decision: 'approved' | 'denied'): void {
     this.#accepting(call)
-    const d = parseDecision(call, callId, options)
-    this.#refuse(call, { kind: 'decide', callId: d.callId })
-    this.#driver.send({ type: 'decide', callId: d.callId, decision, reason: d.reason, source: d.source })
-  }
-
-  /** Throws the error of the driver's refusal of `request`, if it refuses it. */
-  #refuse(call: string, request: Request): void {
-    const refusal = this.#driver.check(request)
-    if (refusal !== undefined) throw refusalError(call, refusal)
+    decide(this.#driver, call, callId, options, decision)
   }
 
   /** Inbox control (R43–R46): checked input first; after `dispose()` they throw. */

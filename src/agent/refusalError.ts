@@ -25,6 +25,11 @@ export const refusalError = (call: string, refusal: Refusal): Error => {
   }
 }
 
+/** Throws the error of `refusal` for the call `call`, when there is one. */
+export const throwRefusal = (call: string, refusal: Refusal | undefined): void => {
+  if (refusal !== undefined) throw refusalError(call, refusal)
+}
+
 /** Internal: a cancel of a call that is not running is `false`, never thrown (R71). */
 class ToolCallNotRunning extends Error {
   override readonly name = 'ToolCallNotRunning'

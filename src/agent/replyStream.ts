@@ -2,6 +2,7 @@ import { Observable, type Subscriber } from 'rxjs'
 import { InvalidInputError, MessageNotDeliveredError } from '../contracts/errors.js'
 import type { SessionEvent } from '../contracts/events.js'
 import type { AgentMessageId } from '../contracts/messages.js'
+import { selectHolds } from '../machine/selectors.js'
 import type { Driver } from '../runtime/driver.js'
 import { carriedId } from '../session/deliveredOutcome.js'
 
@@ -59,7 +60,7 @@ class Reply<A> {
     // A message that still waits, or the prompt being admitted, is not in the log yet: its reply
     // starts live, and the log need not be searched (a loop asking for each prompt's reply stays
     // linear in the turns).
-    if (this.driver.holds(this.id)) return
+    if (selectHolds(this.driver.getSnapshot(), this.id)) return
     const events = this.transcript.events
     const at = lastCarrying(events, this.id)
     if (at !== undefined) return this.replay(startAt(events, at, this.id))

@@ -1,14 +1,14 @@
 import { Observable, type Subscriber } from 'rxjs'
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
-import type { AgentMessageId } from '../contracts/messages.js'
 import { check, type Refusal, type Request } from '../machine/check.js'
 import type { Effect } from '../machine/effects.js'
 import type { Command, Signal } from '../machine/inputs.js'
-import { selectHolds, selectQuiescent, selectStatus } from '../machine/selectors.js'
+import { selectQuiescent, selectStatus } from '../machine/selectors.js'
 import type { DeliveryState } from '../machine/state.js'
 import type { AcceptedSend } from '../messages/acceptSend.js'
 import { ActivityTimers } from './activityTimers.js'
 import { Broadcast } from './broadcast.js'
+import { Deliveries } from './deliveries.js'
 import { buildEngine, type Engine, type EngineConfig } from './engine.js'
 import { later } from './mergeEffects.js'
 import { Outcomes } from './outcomes.js'
@@ -37,9 +37,8 @@ export class Driver<A> {
   #engine: Engine | undefined
   /** Calls of this driver in progress: the engine is released only when the outermost returns. */
   #depth = 0
-  /** Inputs that entered the pipeline, and those whose outputs were all delivered (R28). */
-  #inputsEntered = 0
-  #inputsDelivered = 0
+  /** Inputs entered and delivered, and the `whenIdle()` calls waiting (R28). */
+  readonly #deliveries = new Deliveries()
   /** Effect answers that wait, and scheduled moves not yet fired. */
   #inFlight = 0
   /** How many times an engine was built (a test reads it to see that releases happen). */
@@ -48,13 +47,10 @@ export class Driver<A> {
   #finished = false
   /** The pipeline ended (completed, or errored by a defect): inputs are dropped from then on. */
   #ended = false
-  #idleWaiters: (() => void)[] | undefined
   readonly #broadcast = new Broadcast()
   readonly #timers: ActivityTimers
   /** Subscribers of `snapshots$` and `window$`, made on first use. */
   #watchers: Watchers<DeliveryState> | undefined
-  #snapshots$: Observable<DeliveryState> | undefined
-  #window$: Observable<boolean> | undefined
 
   constructor(
     readonly config: EngineConfig<A>,
@@ -101,8 +97,7 @@ export class Driver<A> {
    * all delivered; completes when the pipeline ends. Costs nothing while nobody subscribes.
    */
   get snapshots$(): Observable<DeliveryState> {
-    this.#snapshots$ ??= new Observable<DeliveryState>((subscriber) => this.#watch(subscriber, 'state'))
-    return this.#snapshots$
+    return new Observable<DeliveryState>((subscriber) => this.#watch(subscriber, 'state'))
   }
 
   /**
@@ -111,8 +106,7 @@ export class Driver<A> {
    * subscriber learns it closed before anyone sees the `turn/end` it closed for.
    */
   get window$(): Observable<boolean> {
-    this.#window$ ??= new Observable<boolean>((subscriber) => this.#watch(subscriber, 'window'))
-    return this.#window$
+    return new Observable<boolean>((subscriber) => this.#watch(subscriber, 'window'))
   }
 
   get events$(): Observable<AgentEvent> {
@@ -125,11 +119,7 @@ export class Driver<A> {
 
   /** Resolves when the state is quiescent and no input waits in the trampoline (R28). */
   whenIdle(): Promise<void> {
-    if (this.#isIdle()) return Promise.resolve()
-    return new Promise<void>((resolve) => {
-      this.#idleWaiters ??= []
-      this.#idleWaiters.push(resolve)
-    })
+    return this.#deliveries.whenIdle(this.#isIdle())
   }
 
   /** Resolves when the pipeline has completed after `dispose()`. */
@@ -161,16 +151,11 @@ export class Driver<A> {
 
   /** Inputs wait in the trampoline, or a reduction's outputs are still being delivered. */
   get delivering(): boolean {
-    return this.#inputsEntered !== this.#inputsDelivered
+    return this.#deliveries.delivering
   }
 
   get engineBuilds(): number {
     return this.#builds
-  }
-
-  /** For `Outcomes`: whether `id` waits in the inbox or is the prompt being admitted (R42). */
-  holds(id: AgentMessageId): boolean {
-    return selectHolds(this.#state, id)
   }
 
   /** For the transcript: a store that refused an append or a flush outside a checkpoint (R40). */
@@ -179,19 +164,13 @@ export class Driver<A> {
   }
 
   #watch(subscriber: Subscriber<DeliveryState> | Subscriber<boolean>, kind: 'state' | 'window'): () => void {
-    const state = this.#state
-    if (kind === 'state') (subscriber as Subscriber<DeliveryState>).next(state)
-    else (subscriber as Subscriber<boolean>).next(state.window)
-    if (this.#ended) {
-      subscriber.complete()
-      return () => {}
-    }
+    if (this.#ended) return Watchers.ended(subscriber, kind, this.#state)
     this.#watchers ??= new Watchers()
-    return this.#watchers.add(subscriber, kind, state.window)
+    return this.#watchers.add(subscriber, kind, this.#state)
   }
 
   #isIdle(): boolean {
-    return this.#ended || (this.#inputsEntered === this.#inputsDelivered && selectQuiescent(this.#state))
+    return this.#ended || (!this.#deliveries.delivering && selectQuiescent(this.#state))
   }
 
   #live(): Engine | undefined {
@@ -202,7 +181,7 @@ export class Driver<A> {
   #settle(): void {
     const engine = this.#engine
     if (engine === undefined || this.#finished || this.#inFlight > 0 || !this.config.release) return
-    if (this.#inputsEntered !== this.#inputsDelivered) return
+    if (this.#deliveries.delivering) return
     // A paused turn with nothing running waits for a person: it holds no pipeline either (R61).
     if (!selectQuiescent(this.#state) && selectStatus(this.#state) !== 'paused') return
     this.#engine = undefined
@@ -218,17 +197,11 @@ export class Driver<A> {
   }
 
   #onDelivered(): void {
-    this.#inputsDelivered++
-    // Snapshot subscribers first: what one of them sends waits in the trampoline, so the agent
-    // is not idle yet for `whenIdle` (R28).
+    this.#deliveries.delivered()
+    // Snapshot subscribers before `whenIdle`: what one of them sends waits in the trampoline, so
+    // the agent is not idle yet (R28).
     this.#watchers?.state(this.#state)
-    if (this.#idleWaiters !== undefined && this.#isIdle()) this.#resolveIdleWaiters()
-  }
-
-  #resolveIdleWaiters(): void {
-    const waiters = this.#idleWaiters ?? []
-    this.#idleWaiters = undefined
-    for (const resolve of waiters) resolve()
+    this.#deliveries.settle(() => selectQuiescent(this.#state))
   }
 
   #build(): Engine {
@@ -238,9 +211,7 @@ export class Driver<A> {
       outcomes: this.outcomes,
       broadcast: this.#broadcast,
       timers: this.#timers,
-      entered: () => {
-        this.#inputsEntered++
-      },
+      entered: () => this.#deliveries.entered(),
       adopt: (state) => {
         this.#state = state
       },
@@ -270,7 +241,7 @@ export class Driver<A> {
     this.#engine = undefined
     this.#timers.clearAll()
     this.config.toolbox.close()
-    this.#resolveIdleWaiters()
+    this.#deliveries.end()
     this.#watchers?.end()
   }
 }

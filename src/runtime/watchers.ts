@@ -7,12 +7,24 @@ type WindowWatcher = { readonly subscriber: Subscriber<boolean>; last: boolean }
  * each window move at its place among a reduction's outputs, and the end. A copy of each list is
  * walked, so a subscriber that leaves or joins during a call changes only later calls.
  */
-export class Watchers<S> {
+export class Watchers<S extends { readonly window: boolean }> {
   readonly #states = new Set<Subscriber<S>>()
   readonly #windows = new Set<WindowWatcher>()
 
-  /** Adds a subscriber; returns its removal. `open` is the window it was given on subscribe. */
-  add(subscriber: Subscriber<S> | Subscriber<boolean>, kind: 'state' | 'window', open: boolean): () => void {
+  /** A subscriber of an ended driver: the last state or window, then complete. */
+  static ended<S extends { readonly window: boolean }>(
+    subscriber: Subscriber<S> | Subscriber<boolean>,
+    kind: 'state' | 'window',
+    state: S,
+  ): () => void {
+    first(subscriber, kind, state)
+    subscriber.complete()
+    return () => {}
+  }
+
+  /** Gives a subscriber the current state or window, and adds it; returns its removal. */
+  add(subscriber: Subscriber<S> | Subscriber<boolean>, kind: 'state' | 'window', state: S): () => void {
+    first(subscriber, kind, state)
     if (kind === 'state') {
       const s = subscriber as Subscriber<S>
       this.#states.add(s)
@@ -20,7 +32,7 @@ export class Watchers<S> {
     }
     // A subscriber that joins inside a reduction already read its final value: a move placed
     // later among that reduction's outputs is not news to it.
-    const w: WindowWatcher = { subscriber: subscriber as Subscriber<boolean>, last: open }
+    const w: WindowWatcher = { subscriber: subscriber as Subscriber<boolean>, last: state.window }
     this.#windows.add(w)
     return () => this.#windows.delete(w)
   }
@@ -45,4 +57,13 @@ export class Watchers<S> {
     this.#states.clear()
     this.#windows.clear()
   }
+}
+
+const first = <S extends { readonly window: boolean }>(
+  subscriber: Subscriber<S> | Subscriber<boolean>,
+  kind: 'state' | 'window',
+  state: S,
+): void => {
+  if (kind === 'state') (subscriber as Subscriber<S>).next(state)
+  else (subscriber as Subscriber<boolean>).next(state.window)
 }
