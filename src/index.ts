@@ -108,7 +108,14 @@ export type {
 } from './contracts/messages.js'
 export type { FinishReason, ModelAdapter, ModelEvent, ModelRequest, ToolSpec } from './contracts/model.js'
 export type { SessionStore } from './contracts/store.js'
-export type { ApprovalContext, ToolContext, ToolDefinition, ToolResult } from './contracts/tools.js'
+export type {
+  ApprovalContext,
+  ToolContext,
+  ToolDefinition,
+  ToolEntry,
+  ToolResult,
+  ToolSource,
+} from './contracts/tools.js'
 export { createGoalController } from './goals/createGoalController.js'
 export { decodeGoalEvent } from './goals/decodeGoalEvent.js'
 export {

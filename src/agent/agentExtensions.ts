@@ -7,8 +7,9 @@ import type { Driver } from '../runtime/driver.js'
 import type { AgentExtensions } from '../runtime/extensions.js'
 import type { AddedPromptSubmit } from '../runtime/hookSet.js'
 import { acceptRemote } from './acceptRemote.js'
+import type { AgentParts } from './agentParts.js'
+import { refusalError } from './refusalError.js'
 import { applyRemoteRollback } from './remoteRollback.js'
-import { checkSendPolicy } from './sendPolicy.js'
 
 /**
  * An agent's library-internal seams (`extensionsOf(agent)`), made when a companion asks for them:
@@ -17,40 +18,48 @@ import { checkSendPolicy } from './sendPolicy.js'
 export class Extensions implements AgentExtensions {
   readonly #agent: Agent
   readonly #driver: Driver<Agent>
-  readonly #maxQueued: number | undefined
+  readonly #parts: AgentParts
 
-  constructor(agent: Agent, driver: Driver<Agent>, maxQueued: number | undefined) {
+  constructor(agent: Agent, driver: Driver<Agent>, parts: AgentParts) {
     this.#agent = agent
     this.#driver = driver
-    this.#maxQueued = maxQueued
+    this.#parts = parts
+  }
+
+  /** How many times the agent's engine was built (tests read it to see that releases happen). */
+  get engineBuilds(): number {
+    return this.#driver.engineBuilds
   }
 
   addPromptSubmit(hook: AddedPromptSubmit<Agent>): () => void {
-    return this.#driver.config.hooks.add(hook)
+    return this.#parts.hooks.add(hook)
   }
 
   wakingHumanPrompts(): number {
-    return selectWakingHumanPrompts(this.#driver.state())
+    return selectWakingHumanPrompts(this.#driver.getSnapshot())
   }
 
   acceptRemote(send: RemoteSend): RemoteApplied {
     const driver = this.#driver
+    const maxQueued = this.#parts.maxQueued
     return acceptRemote(
       {
         finished: driver.finished,
-        maxBlockBytes: driver.config.maxBlockBytes,
+        maxBlockBytes: this.#parts.maxBlockBytes,
         knows: (id) => driver.outcomes.knows(id),
-        checkPolicy: (options) =>
-          checkSendPolicy(driver.state(), driver.pending, options, this.#maxQueued, 'send()'),
-        enter: (accepted) => driver.enter(accepted),
-        refuse: (id, error) => driver.command({ type: 'refuse', id, error }),
+        checkPolicy: (options) => {
+          const refusal = driver.check({ kind: 'send', options, maxQueued })
+          if (refusal !== undefined) throw refusalError('send()', refusal)
+        },
+        enter: (accepted) => driver.send(accepted),
+        refuse: (id, error) => driver.send({ type: 'refuse', id, error }),
       },
       send,
     )
   }
 
   handOver(): void {
-    this.#driver.config.transcript.handOver()
+    this.#parts.transcript.handOver()
   }
 
   /**
@@ -99,9 +108,9 @@ export class Extensions implements AgentExtensions {
    */
   #decide(edit: Extract<RemoteEdit, { kind: 'decide' }>): RemoteEditApplied {
     const call = edit.decision === 'approved' ? 'approve()' : 'deny()'
-    if (!selectIsPending(this.#driver.state(), edit.callId)) {
+    if (!selectIsPending(this.#driver.getSnapshot(), edit.callId)) {
       const { name, message } = new ApprovalNotPendingError(call, edit.callId)
-      this.#driver.command({ type: 'refuse', id: edit.request as AgentMessageId, error: { name, message } })
+      this.#driver.send({ type: 'refuse', id: edit.request as AgentMessageId, error: { name, message } })
       return 'refused'
     }
     const options = { source: edit.source, ...(edit.reason === undefined ? {} : { reason: edit.reason }) }
@@ -119,12 +128,12 @@ export class Extensions implements AgentExtensions {
     const options = edit.reason === undefined ? {} : { reason: edit.reason }
     if (this.#agent.cancelToolCall(edit.callId, options)) return 'applied'
     const { name, message } = new ToolCallNotRunning('cancelToolCall()', edit.callId)
-    this.#driver.command({ type: 'refuse', id: edit.request as AgentMessageId, error: { name, message } })
+    this.#driver.send({ type: 'refuse', id: edit.request as AgentMessageId, error: { name, message } })
     return 'refused'
   }
 
   release(): Promise<void> {
-    if (!this.#driver.finished) this.#driver.command({ type: 'dispose', keepInbox: true })
+    if (!this.#driver.finished) this.#driver.send({ type: 'dispose', keepInbox: true })
     return this.#driver.completed()
   }
 }

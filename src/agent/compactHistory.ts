@@ -1,7 +1,9 @@
 import { filter, firstValueFrom, type Observable } from 'rxjs'
-import type { CompactionOptions } from '../contracts/compaction.js'
+import type { CompactionOptions, CompactOptions } from '../contracts/compaction.js'
 import type { AgentEvent, CompactionResult } from '../contracts/events.js'
 import type { CompactionOrder } from '../machine/state.js'
+import type { Driver } from '../runtime/driver.js'
+import type { Summarizers } from '../runtime/summarizers.js'
 
 const DEFAULT_KEEP = 1
 
@@ -30,4 +32,20 @@ export const nextCompactionEnd = (
   })
   send()
   return ended.then((e) => e?.result ?? { kind: 'aborted' })
+}
+
+/**
+ * `compact(options)` (R74): the summariser `options` brings is kept while the compaction runs, and
+ * the command goes through the agent's door; resolves with the result of the compaction it started
+ * or joined.
+ */
+export const compactNow = <A>(
+  driver: Driver<A>,
+  summarizers: Summarizers,
+  options: CompactOptions,
+): Promise<CompactionResult> => {
+  const ref = summarizers.add(options.summarize)
+  const keepLastTurns = options.keepLastTurns ?? summarizers.keepLastTurns
+  const compact = () => driver.send({ type: 'compact', ref, keepLastTurns })
+  return nextCompactionEnd(driver.events$, compact).finally(() => summarizers.forget(ref))
 }

@@ -4,6 +4,7 @@ import type { Effect } from '../machine/effects.js'
 import { type DeliveryState, initialState } from '../machine/state.js'
 import { checkAgentOptions } from '../messages/checkAgentOptions.js'
 import { mintSessionId } from '../messages/mint.js'
+import { Driver } from '../runtime/driver.js'
 import { HookSet } from '../runtime/hookSet.js'
 import { Summarizers } from '../runtime/summarizers.js'
 import { boundedStore } from '../session/boundedStore.js'
@@ -12,8 +13,9 @@ import { lastTurnOf, openHistory } from '../session/history.js'
 import { memoryStore } from '../session/memoryStore.js'
 import { findPausedTurn } from '../session/pausedTurn.js'
 import { Transcript } from '../session/transcript.js'
-import { toolSpecsOf } from '../tools/toolSpecs.js'
+import { ToolCatalog } from '../tools/toolCatalog.js'
 import { AgentFacade } from './agentFacade.js'
+import type { AgentParts } from './agentParts.js'
 import { autoCompaction, defaultKeep } from './compactHistory.js'
 import { restoredState, restoreInbox } from './restoreInbox.js'
 import { budgetState, pausedState } from './restorePause.js'
@@ -41,6 +43,8 @@ export const createAgent = (options: AgentOptions): Agent => openAgent(options, 
 export const openAgent = (options: AgentOptions, release: boolean): Agent => {
   const checked = checkAgentOptions(options)
   const { model, scheduler, instructions, hooks, tools, maxParallel, flushTimeoutMs, maxQueued } = checked
+  // The sources' current lists are read now, so two tools with one name fail the creation (R100).
+  const toolbox = new ToolCatalog<Agent>(tools)
   const store = boundedStore(options.store ?? memoryStore(), flushTimeoutMs, scheduler)
   const history = openHistory(store, options.history)
   const agentId = options.id ?? mintSessionId()
@@ -61,36 +65,50 @@ export const openAgent = (options: AgentOptions, release: boolean): Agent => {
     ...budgetState(checked.budget, history),
     autoCompaction: autoCompaction(checked.compaction),
     journaling: store.inbox !== undefined,
+    tools: toolbox.sourced ? { latest: toolbox.latest, step: toolbox.latest } : undefined,
   }
 
-  const agent = new AgentFacade(
-    {
-      agentId,
-      model,
-      system: instructions,
-      hooks: new HookSet(hooks),
-      tools,
-      toolSpecs: toolSpecsOf(tools),
-      maxParallel,
-      maxBlockBytes: checked.maxBlockBytes,
-      approvalTimeoutMs: checked.approvalTimeoutMs,
-      scheduler,
-      transcript,
-      summarizers: new Summarizers(checked.compaction?.summarize, defaultKeep(checked.compaction)),
-      store,
-      release,
-    },
-    state,
+  const parts: AgentParts = {
+    transcript,
+    store,
+    summarizers: new Summarizers(checked.compaction?.summarize, defaultKeep(checked.compaction)),
+    hooks: new HookSet<Agent>(hooks),
     maxQueued,
-  )
-  const driver = AgentFacade.driverOf(agent)
-  for (const [id, outcome] of restored.settled) driver.outcomes.settle(id, outcome)
+    maxBlockBytes: checked.maxBlockBytes,
+  }
+  // The driver is made for the agent (its hooks and tools are given it); only this function
+  // holds it besides the agent, to finish opening it.
+  let driver: Driver<Agent> | undefined
+  const agent = new AgentFacade(agentId, parts, (self) => {
+    driver = new Driver<Agent>(
+      {
+        agent: self,
+        agentId,
+        model,
+        system: instructions,
+        hooks: parts.hooks,
+        toolbox,
+        maxParallel,
+        maxBlockBytes: checked.maxBlockBytes,
+        approvalTimeoutMs: checked.approvalTimeoutMs,
+        scheduler,
+        transcript,
+        summarizers: parts.summarizers,
+        store,
+        release,
+      },
+      state,
+    )
+    return driver
+  })
+  const opened = driver as unknown as Driver<Agent>
+  for (const [id, outcome] of restored.settled) opened.outcomes.settle(id, outcome)
   // R51: restored context appended now is flushed like any append outside a turn (R36), and
   // restored waking items wake the driver once this call has returned (R6).
   const owed: Effect[] = []
   if (restored.appended.length > 0) owed.push({ kind: 'persist' })
   if (state.wakeScheduled) owed.push({ kind: 'schedule', input: { type: 'wake' } })
   if (resumed) owed.push(...resumed.owed)
-  driver.start(owed)
+  opened.start(owed)
   return agent
 }

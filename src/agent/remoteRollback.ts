@@ -18,7 +18,7 @@ export const applyRemoteRollback = (
   driver: Driver<Agent>,
   edit: Extract<RemoteEdit, { kind: 'rollback' }>,
 ): RemoteEditApplied => {
-  const state = driver.state()
+  const state = driver.getSnapshot()
   // Releasing or disposing: the request stays for the next owner.
   if (state.disposal !== 'none') return 'stopped'
   if (!selectQuiescent(state) || agent.status !== 'idle') return 'busy'
@@ -27,7 +27,7 @@ export const applyRemoteRollback = (
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error
     const { name, message } = error
-    driver.command({ type: 'refuse', id: edit.request as AgentMessageId, error: { name, message } })
+    driver.send({ type: 'refuse', id: edit.request as AgentMessageId, error: { name, message } })
     return 'refused'
   }
   return 'applied'

@@ -2,6 +2,7 @@ import { Observable, type Subscriber } from 'rxjs'
 import { InvalidInputError, MessageNotDeliveredError } from '../contracts/errors.js'
 import type { SessionEvent } from '../contracts/events.js'
 import type { AgentMessageId } from '../contracts/messages.js'
+import { selectHolds } from '../machine/selectors.js'
 import type { Driver } from '../runtime/driver.js'
 import { carriedId } from '../session/deliveredOutcome.js'
 
@@ -19,14 +20,23 @@ const CALL = 'reply$()'
  * what waits there has been reduced. Completes when the agent ends first (a paused turn disposed
  * writes no `turn/end`, R64).
  */
-export const replyStream = <A>(driver: Driver<A>, id: unknown): Observable<SessionEvent> =>
+export const replyStream = <A>(
+  driver: Driver<A>,
+  transcript: HasEvents,
+  id: unknown,
+): Observable<SessionEvent> =>
   new Observable<SessionEvent>((subscriber) => {
     if (typeof id !== 'string') return subscriber.error(unknownId('expected an id that send() returned'))
-    const reply = new Reply(driver, id as AgentMessageId, subscriber)
-    subscriber.add(driver.durable$.subscribe({ next: (e) => reply.live(e), complete: () => reply.end() }))
-    subscriber.add(driver.watch({ delivered: () => reply.judge(), ended: () => reply.end() }))
+    const reply = new Reply(driver, transcript, id as AgentMessageId, subscriber)
+    // What the log holds first: an agent that has ended replays it, then completes.
     reply.open()
+    if (subscriber.closed) return
+    subscriber.add(driver.durable$.subscribe({ next: (e) => reply.live(e), complete: () => reply.end() }))
+    // After each reduction (the first emission is now: already judged by `open`).
+    subscriber.add(driver.snapshots$.subscribe({ next: () => reply.judge(), complete: () => reply.end() }))
   })
+
+type HasEvents = { readonly events: readonly SessionEvent[] }
 
 /** Where a reply starts in the log, and the turn whose `turn/end` ends it (none: one event). */
 type Start = { readonly index: number; readonly turn: number | undefined }
@@ -40,13 +50,18 @@ class Reply<A> {
 
   constructor(
     private readonly driver: Driver<A>,
+    private readonly transcript: HasEvents,
     private readonly id: AgentMessageId,
     private readonly subscriber: Subscriber<SessionEvent>,
   ) {}
 
   /** On subscribe: replay from the log, or wait for the message, or say why there is none. */
   open(): void {
-    const events = this.driver.config.transcript.events
+    // A message that still waits, or the prompt being admitted, is not in the log yet: its reply
+    // starts live, and the log need not be searched (a loop asking for each prompt's reply stays
+    // linear in the turns).
+    if (selectHolds(this.driver.getSnapshot(), this.id)) return
+    const events = this.transcript.events
     const at = lastCarrying(events, this.id)
     if (at !== undefined) return this.replay(startAt(events, at, this.id))
     this.judge()
@@ -56,7 +71,7 @@ class Reply<A> {
   live(event: SessionEvent): void {
     if (this.#replaying || this.subscriber.closed || event.seq <= this.#seq) return
     if (this.#turn === undefined) {
-      const events = this.driver.config.transcript.events
+      const events = this.transcript.events
       const start = startsReply(event, this.id) ? startAt(events, event.seq - 1, this.id) : undefined
       if (start === undefined) return
       this.#turn = start.turn ?? null
@@ -89,7 +104,7 @@ class Reply<A> {
     this.#turn = start.turn ?? null
     this.#replaying = true
     try {
-      const events = this.driver.config.transcript.events
+      const events = this.transcript.events
       for (let i = start.index; i < events.length && !this.subscriber.closed; i++)
         this.emit(events[i] as SessionEvent)
     } finally {

@@ -5,7 +5,7 @@ import type { BudgetLimits, SessionEvent } from './events.js'
 import type { AgentHooks } from './hooks.js'
 import type { ModelAdapter } from './model.js'
 import type { SessionStore } from './store.js'
-import type { ToolDefinition } from './tools.js'
+import type { ToolEntry } from './tools.js'
 
 /** What `createAgent` takes; only `model` is required. */
 export type AgentOptions = {
@@ -24,8 +24,11 @@ export type AgentOptions = {
    * `requestError` (call `agent.retry()` here to retry a failed request).
    */
   readonly hooks?: AgentHooks<Agent>
-  /** Tools the model may call; the model sees their `ToolSpec`s. */
-  readonly tools?: readonly ToolDefinition<Agent>[]
+  /**
+   * Tools the model may call (the model sees their `ToolSpec`s), and tool sources whose list may
+   * change (`{tools$}`, R100), side by side. Two tools with one name is an error.
+   */
+  readonly tools?: readonly ToolEntry<Agent>[]
   /**
    * The most items that may wait in the queue (waking and parked) plus staged steering; a send
    * beyond it throws `InboxFullError`. Default: unbounded.

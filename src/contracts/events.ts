@@ -245,6 +245,8 @@ export type SessionEventDataMap = {
   rollback: { readonly toTurn: number }
   /** R78: this session was forked from session `from` at the end of turn `atTurn`. */
   fork: { readonly from: string; readonly atTurn: number }
+  /** R100: the tools the step after this event sees differ from the previous step's (names). */
+  'tools/changed': { readonly added: readonly string[]; readonly removed: readonly string[] }
 }
 
 export type SessionEventType = keyof SessionEventDataMap

@@ -63,3 +63,13 @@ export type ApprovalContext<A = Agent> = {
   readonly step: number
   readonly callId: string
 }
+
+/**
+ * Where tools come from when the list may change (R100): its current list on subscribe, then each
+ * change. An MCP toolset is one; a `BehaviorSubject` of definitions is the smallest. The agent
+ * uses the latest list of every source from its next step on, never inside a batch.
+ */
+export type ToolSource<A = Agent> = { readonly tools$: Observable<readonly ToolDefinition<A>[]> }
+
+/** What the `tools` option takes: tools and tool sources side by side. */
+export type ToolEntry<A = Agent> = ToolDefinition<A> | ToolSource<A>

@@ -9,6 +9,7 @@ import type { ApprovalSlot, Turn } from './state.js'
 import { liveTurn } from './stepStart.js'
 import { takeOutcome } from './toolBatch.js'
 import { settled } from './toolLive.js'
+import { toolsEffect } from './tools.js'
 
 /**
  * R61: the step's `needsApproval` answers are in. Each call that needs approval gets its
@@ -40,7 +41,7 @@ export const approvalsChecked = (
     }
     pause(r)
   }
-  if (run.length > 0) r.effect({ kind: 'tools', activity, turn: turn.turn, step, calls, only: run })
+  if (run.length > 0) r.effect(toolsEffect(r.state, { activity, turn: turn.turn, step, calls, only: run }))
   if (slots.includes('pending')) {
     timePending(r, withTurn(turn, { approvals: slots }))
     r.effect({ kind: 'persist' })
@@ -102,7 +103,7 @@ export const turnResume = (r: Reduction, { activity, reasons, owed }: InputOf<'t
   const denied: number[] = []
   for (let i = turn.toolResults; i < calls.length; i++) if (turn.approvals?.[i] === 'denied') denied.push(i)
   if (run.length > 0)
-    r.effect({ kind: 'tools', activity, turn: turn.turn, step: turn.step, calls, only: run })
+    r.effect(toolsEffect(r.state, { activity, turn: turn.turn, step: turn.step, calls, only: run }))
   timePending(r, turn)
   for (const index of denied) {
     const now = r.state.activity
@@ -126,7 +127,9 @@ export const decideAt = (r: Reduction, turn: Turn, index: number, d: Decision): 
   if (!approvals.includes('pending')) unpause(r)
   if (d.decision === 'approved') {
     const { id: activity, step } = turn
-    r.effect({ kind: 'tools', activity, turn: turn.turn, step, calls: turn.draft.toolCalls, only: [index] })
+    r.effect(
+      toolsEffect(r.state, { activity, turn: turn.turn, step, calls: turn.draft.toolCalls, only: [index] }),
+    )
   } else {
     const result = d.cancelled ? cancelledResult(call.id, d.reason, true) : deniedResult(call.id, d.reason)
     takeOutcome(r, next, index, { result, concluded: false })

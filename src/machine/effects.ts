@@ -31,12 +31,21 @@ export type Effect =
       readonly source: MessageSource
     }
   | { readonly kind: 'step-hook'; readonly activity: number; readonly turn: number; readonly step: number }
-  | { readonly kind: 'model'; readonly activity: number; readonly turn: number; readonly step: number }
+  /** `tools`: the version of the tool list the step sees (R100); absent, the list at creation. */
+  | {
+      readonly kind: 'model'
+      readonly activity: number
+      readonly turn: number
+      readonly step: number
+      readonly tools?: number
+    }
   | {
       readonly kind: 'tools'
       readonly activity: number
       readonly turn: number
       readonly step: number
+      /** The version of the tool list the step saw (R100): calls are looked up in it. */
+      readonly tools?: number
       readonly calls: readonly ToolCallBlock[]
       /**
        * Run only these calls (indices into `calls`): their approval is known (R61). Without

@@ -191,6 +191,16 @@ export type Signal =
        */
       readonly owed?: readonly number[]
     }
+  /**
+   * A tool source changed the agent's list (R100): version `version` holds `names`; `error`, what
+   * the catalog dropped from it (a duplicate name, a bad definition) or a source that failed.
+   */
+  | {
+      readonly type: 'tools/listed'
+      readonly version: number
+      readonly names: readonly string[]
+      readonly error?: unknown
+    }
   /** `ctx.context(input)` from a tool (R22): staged like an inject, without an id. */
   | { readonly type: 'tool/context'; readonly data: UserMessageData }
   | { readonly type: 'turn-stopping/done'; readonly activity: number }

@@ -37,6 +37,7 @@ export const copyState = (s: DeliveryState): DeliveryState => {
     compactionDue: s.compactionDue,
     autoCompaction: s.autoCompaction,
     requestInput: s.requestInput,
+    tools: s.tools,
   }
   return copy as DeliveryState
 }

@@ -33,6 +33,7 @@ import {
 } from './step.js'
 import { storeFailed } from './storeFailed.js'
 import { toolResult, toolStarted, toolsFailed } from './toolBatch.js'
+import { toolsListed } from './tools.js'
 
 export type Reduced = {
   readonly state: DeliveryState
@@ -95,6 +96,8 @@ const handlers: Handlers = {
   'tool/result': toolResult,
   'tools/failed': toolsFailed,
   'tool/context': toolContext,
+  // Tool sources (R100).
+  'tools/listed': toolsListed,
   'turn-stopping/done': turnStoppingDone,
   'request-error/start': requestErrorStart,
   'request-error/done': requestErrorDone,

@@ -1,3 +1,4 @@
+import type { StepText } from '../contracts/agent.js'
 import type { BudgetUsage } from '../contracts/events.js'
 import type { AgentMessageId, AgentStatus, ToolCallBlock } from '../contracts/messages.js'
 import { isHumanPrompt } from '../messages/isHumanPrompt.js'
@@ -61,3 +62,19 @@ export const selectIsCancellable = (s: DeliveryState, callId: string): boolean =
 export const selectUsage = (s: DeliveryState): BudgetUsage => s.usage
 
 export const selectHasBudget = (s: DeliveryState): boolean => s.budget !== undefined
+
+/**
+ * The text the running step has streamed so far (`text$`, R82), when a step streams and some text
+ * came: one text block's own string while there is one (a long answer is not copied per delta).
+ */
+export const selectStepText = (s: DeliveryState): StepText | undefined => {
+  const a = s.activity
+  if (a?.kind !== 'turn' || a.phase !== 'model' || !a.stepOpen) return undefined
+  let text: string | undefined
+  for (const block of a.draft.content)
+    if (block.type === 'text') text = text === undefined ? block.text : text + block.text
+  return text === undefined || text === '' ? undefined : { turn: a.turn, step: a.step, text }
+}
+
+/** No admission, turn or compaction runs and the status is idle: `rollback()` may run (R77). */
+export const selectIsIdle = (s: DeliveryState): boolean => s.activity === null && s.status === 'idle'

@@ -174,6 +174,12 @@ export type Compacting = {
 
 export type Activity = Claim | Turn | Between | Compacting
 
+/** A tool list by version and names (R100): what the runtime's catalog holds under `version`. */
+export type ToolListRef = { readonly version: number; readonly names: readonly string[] }
+
+/** The latest list of the agent's tool sources, and the list the running (or last) step saw. */
+export type ToolLists = { readonly latest: ToolListRef; readonly step: ToolListRef }
+
 export type Disposal = 'none' | 'disposing' | 'closing' | 'disposed'
 
 export type DeliveryState = {
@@ -217,6 +223,8 @@ export type DeliveryState = {
   readonly autoCompaction?: (CompactionOrder & { readonly threshold: number }) | undefined
   /** The `inputTokens` of the turn's last request so far (R73, R76). */
   readonly requestInput?: number | undefined
+  /** Absent until a tool source changes its list: every step sees the list at creation (R100). */
+  readonly tools?: ToolLists | undefined
 }
 
 export const initialState = (agentId: string, lastTurn = 0): DeliveryState => ({

@@ -12,6 +12,7 @@ import { errorResult, NOT_RUN_TEXT } from './results.js'
 import { hasSteering, type StepDraft, type Turn } from './state.js'
 import { liveTurn } from './stepStart.js'
 import { toolEnded } from './toolLive.js'
+import { stepSeesTools, toolsEffect } from './tools.js'
 import { closeTurn } from './turnEnd.js'
 
 /** R15, R20a: after the `step` hook, drain the outbox, open the step, call the model. */
@@ -19,9 +20,14 @@ export const stepHookDone = (r: Reduction, { activity, step }: InputOf<'step-hoo
   const turn = liveTurn(r, activity, 'step-hook', step)
   if (!turn) return
   drainOutbox(r, turn.turn)
+  const tools = stepSeesTools(r)
   r.durable({ type: 'step/start', data: { turn: turn.turn, step } })
   r.setActivity(withTurn(turn, { phase: 'model', stepOpen: true }))
-  r.effect({ kind: 'model', activity, turn: turn.turn, step })
+  r.effect(
+    tools === 0
+      ? { kind: 'model', activity, turn: turn.turn, step }
+      : { kind: 'model', activity, turn: turn.turn, step, tools },
+  )
 }
 
 /** Text and reasoning deltas merge into the step's last block of the same kind (one new array). */
@@ -109,7 +115,7 @@ export const modelComplete = (r: Reduction, { activity, step }: InputOf<'model/c
   const inTools = withTurn(turn, { maxTokens, phase: 'tools' })
   if (toolCalls.length === 0) return finishStep(r, inTools)
   r.setActivity(inTools)
-  r.effect({ kind: 'tools', activity, turn: turn.turn, step, calls: toolCalls })
+  r.effect(toolsEffect(r.state, { activity, turn: turn.turn, step, calls: toolCalls }))
 }
 
 /** R81: the turn's last allowed step asked for tools; none of them runs. */

@@ -37,6 +37,11 @@ export class InputCheck {
     return this.#issues === undefined
   }
 
+  /** The problems recorded so far (for a check that reports them instead of throwing). */
+  get issues(): readonly InputIssue[] {
+    return this.#issues ?? []
+  }
+
   /** Records that what is at `path` is wrong; `message` says what to pass instead. */
   add(path: Path, message: string): void {
     this.#list().push({ path, message })

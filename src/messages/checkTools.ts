@@ -1,8 +1,10 @@
+import type { InputIssue } from '../contracts/errors.js'
 import type { ToolDefinition } from '../contracts/tools.js'
-import type { FieldRule, FieldRules } from './checkInput.js'
+import { type FieldRule, type FieldRules, InputCheck } from './checkInput.js'
 import { errorText } from './errorText.js'
 import { optional, timeoutMs } from './fieldRules.js'
 import { isStandardSchema, parametersJsonSchema } from './parametersJsonSchema.js'
+import type { Path } from './snapshot.js'
 
 /** A tool's `parameters`: a Standard Schema that can give the JSON Schema the model needs. */
 const parameters =
@@ -34,21 +36,40 @@ const toolRules = (called: string): FieldRules => ({
   approvalTimeoutMs: optional(timeoutMs('leave it out for no limit')),
 })
 
+const isSourceLike = (entry: unknown): boolean =>
+  typeof entry === 'object' && entry !== null && 'tools$' in entry
+
 /**
  * The `tools` option of `createAgent`: an array of definitions, each with a name no other has, a
- * description, a schema that gives a JSON Schema, an `execute` function, and a valid approval rule.
+ * description, a schema that gives a JSON Schema, an `execute` function, and a valid approval
+ * rule; and tool sources (`{tools$}`, R100), whose lists are checked as they come
+ * (`toolIssues`).
  */
 export const checkTools: FieldRule = (tools, path, check) => {
   if (tools === undefined) return undefined
-  if (!Array.isArray(tools)) return 'expected an array of tool definitions'
+  if (!Array.isArray(tools)) return 'expected an array of tool definitions and tool sources'
   const seen = new Set<string>()
-  tools.forEach((tool: Partial<ToolDefinition<never>> | undefined, i) => {
-    const at = [...path, i]
-    const name = typeof tool?.name === 'string' && tool.name !== '' ? tool.name : undefined
-    if (name === undefined) check.add([...at, 'name'], 'expected a non-empty string')
-    else if (seen.has(name)) check.add([...at, 'name'], `duplicate tool name "${name}"`)
-    else seen.add(name)
-    check.fields(tool ?? {}, at, toolRules(name === undefined ? 'the tool' : `tool "${name}"`))
+  tools.forEach((tool: unknown, i) => {
+    if (!isSourceLike(tool)) checkTool(tool, [...path, i], check, seen)
+    else if (typeof (tool as { tools$?: { subscribe?: unknown } }).tools$?.subscribe !== 'function')
+      check.add([...path, i, 'tools$'], 'expected an Observable of tool lists (a tool source)')
   })
   return undefined
+}
+
+/** One definition, checked under `at`; its name joins `seen`, where it must not be yet. */
+const checkTool = (value: unknown, at: Path, check: InputCheck, seen?: Set<string>): void => {
+  const tool = value as Partial<ToolDefinition<never>> | undefined
+  const name = typeof tool?.name === 'string' && tool.name !== '' ? tool.name : undefined
+  if (name === undefined) check.add([...at, 'name'], 'expected a non-empty string')
+  else if (seen?.has(name)) check.add([...at, 'name'], `duplicate tool name "${name}"`)
+  else seen?.add(name)
+  check.fields(tool ?? {}, at, toolRules(name === undefined ? 'the tool' : `tool "${name}"`))
+}
+
+/** The problems of one tool a source gave (R100): such a tool is dropped, and they are reported. */
+export const toolIssues = (tool: unknown, at: Path): readonly InputIssue[] => {
+  const check = new InputCheck('tools')
+  checkTool(tool, at, check)
+  return check.issues
 }

@@ -16,6 +16,7 @@ import type { ToolCallBlock } from '../contracts/messages.js'
 import type { ApprovalContext, ToolDefinition } from '../contracts/tools.js'
 import type { Signal } from '../machine/inputs.js'
 import { type Checked, checkArguments } from '../tools/checkArguments.js'
+import type { ToolCatalog } from '../tools/toolCatalog.js'
 import { callHook } from './callHook.js'
 import type { ToolBatch } from './toolBatch.js'
 
@@ -33,16 +34,15 @@ export type ApprovalGate<A> = {
 }
 
 export const createApprovalGate = <A>(
-  tools: readonly ToolDefinition<A>[],
+  toolbox: ToolCatalog<A>,
   agentTimeoutMs: number | undefined,
   scheduler: SchedulerLike,
 ): ApprovalGate<A> => {
-  const gated = tools.filter((tool) => tool.needsApproval !== undefined && tool.needsApproval !== false)
-  const byName = new Map(gated.map((tool) => [tool.name, tool]))
-  const timeoutOf = (name: string) => byName.get(name)?.approvalTimeoutMs ?? agentTimeoutMs
+  const timeoutOf = (name: string) => toolbox.stepList.gated.get(name)?.approvalTimeoutMs ?? agentTimeoutMs
   return {
     timeoutOf,
     check: (batch) => {
+      const byName = batch.list.gated
       if (byName.size === 0 || !batch.calls.some((call) => byName.has(call.name))) return undefined
       const needs = batch.calls.map((call) =>
         needOf(batch, call, byName.get(call.name), timeoutOf, scheduler),

@@ -4,6 +4,7 @@ import type { ModelAdapter, ModelEvent, ModelRequest, ToolSpec } from '../contra
 import type { Signal } from '../machine/inputs.js'
 import { estimateTokens } from '../machine/requestUsage.js'
 import type { Transcript } from '../session/transcript.js'
+import type { ToolCatalog } from '../tools/toolCatalog.js'
 import type { Activities } from './activities.js'
 import type { EffectAnswer } from './mergeEffects.js'
 import { parseModelEvent } from './parseModelEvent.js'
@@ -12,7 +13,7 @@ export type ModelCallDeps = {
   readonly agentId: string
   readonly model: ModelAdapter
   readonly system: string | undefined
-  readonly toolSpecs: readonly ToolSpec[]
+  readonly toolbox: ToolCatalog<unknown>
   readonly transcript: Transcript
   /** Cuts an Observable answer off at the activity's `stop` effect (R25). */
   readonly activities: Pick<Activities, 'untilStopped'>
@@ -22,6 +23,8 @@ export type ModelCall = {
   readonly activity: number
   readonly turn: number
   readonly step: number
+  /** The version of the tool list the step sees (R100). */
+  readonly tools: number
   /** The request's signal, made on first read (most adapters that answer at once never read it). */
   readonly signal: () => AbortSignal
   /** The request's part of the activity: an interrupting steer stops it alone (R68). */
@@ -39,9 +42,11 @@ export type ModelCall = {
  */
 export const callModel = (deps: ModelCallDeps, call: ModelCall): EffectAnswer => {
   const { activity, step } = call
-  const request = modelRequest(deps, call)
+  deps.toolbox.stepStarted(call.tools)
+  const specs = deps.toolbox.list(call.tools).specs
+  const request = modelRequest(deps, call, specs)
   // R73: the prompt's size now, for the usage of a request whose provider reports none.
-  const started: Signal = { type: 'model/started', activity, step, inputTokens: promptTokens(deps) }
+  const started: Signal = { type: 'model/started', activity, step, inputTokens: promptTokens(deps, specs) }
   let answer: ReturnType<ModelAdapter>
   try {
     answer = deps.model(request)
@@ -55,8 +60,8 @@ export const callModel = (deps: ModelCallDeps, call: ModelCall): EffectAnswer =>
 }
 
 /** The estimated tokens of a request's prompt: system prompt, tool specs and messages (R73). */
-const promptTokens = (deps: ModelCallDeps): number =>
-  estimateTokens((deps.system?.length ?? 0) + specChars(deps.toolSpecs) + deps.transcript.messageChars)
+const promptTokens = (deps: ModelCallDeps, specs: readonly ToolSpec[]): number =>
+  estimateTokens((deps.system?.length ?? 0) + specChars(specs) + deps.transcript.messageChars)
 
 const jsonLength = (value: unknown): number => {
   try {
@@ -66,7 +71,7 @@ const jsonLength = (value: unknown): number => {
   }
 }
 
-/** Tool specs are the same for every request of an agent: measured once. */
+/** Tool specs are the same for every request of a list: measured once per list. */
 const specSizes = new WeakMap<readonly ToolSpec[], number>()
 const specChars = (specs: readonly ToolSpec[]): number => {
   let chars = specSizes.get(specs)
@@ -163,18 +168,18 @@ const SIGNAL: PropertyDescriptor = { get: readSignal, enumerable: true, configur
  * The getters are two shared functions defined on each request (about 0.4 µs); an object
  * literal with getters makes two closures and a map of its own each time (about 1 µs).
  */
-const modelRequest = (deps: ModelCallDeps, call: ModelCall): ModelRequest => {
+const modelRequest = (deps: ModelCallDeps, call: ModelCall, tools: readonly ToolSpec[]): ModelRequest => {
   const { transcript } = deps
   const state: RequestState = { transcript, count: transcript.messageCount, messages: undefined, call }
   const request =
     deps.system === undefined
-      ? { agentId: deps.agentId, turn: call.turn, step: call.step, tools: deps.toolSpecs, [STATE]: state }
+      ? { agentId: deps.agentId, turn: call.turn, step: call.step, tools, [STATE]: state }
       : {
           agentId: deps.agentId,
           turn: call.turn,
           step: call.step,
           system: deps.system,
-          tools: deps.toolSpecs,
+          tools,
           [STATE]: state,
         }
   Object.defineProperty(request, 'messages', MESSAGES)

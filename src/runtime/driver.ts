@@ -1,35 +1,29 @@
-import type { Observable } from 'rxjs'
+import { Observable, type Subscriber } from 'rxjs'
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
-import type { InboxSnapshot } from '../contracts/inbox.js'
-import type { AgentMessageId } from '../contracts/messages.js'
+import { check, type Refusal, type Request } from '../machine/check.js'
 import type { Effect } from '../machine/effects.js'
-import type { Command, Input, Signal } from '../machine/inputs.js'
-import { type Reduced, reduce } from '../machine/reduce.js'
-import { selectHolds, selectQuiescent, selectStatus } from '../machine/selectors.js'
+import type { Command, Signal } from '../machine/inputs.js'
+import { selectQuiescent, selectStatus } from '../machine/selectors.js'
 import type { DeliveryState } from '../machine/state.js'
 import type { AcceptedSend } from '../messages/acceptSend.js'
 import { ActivityTimers } from './activityTimers.js'
 import { Broadcast } from './broadcast.js'
-import { DecisionsAhead } from './decisionsAhead.js'
+import { Deliveries } from './deliveries.js'
 import { buildEngine, type Engine, type EngineConfig } from './engine.js'
-import { InboxSnapshots } from './inboxSnapshots.js'
-import type { Inlet } from './inlet.js'
 import { later } from './mergeEffects.js'
 import { Outcomes } from './outcomes.js'
+import { Watchers } from './watchers.js'
+
+/** What enters the driver: an accepted send, a command from the public surface, or a signal. */
+export type DriverInput = AcceptedSend | Command | Signal
+
+const isSend = (input: DriverInput): input is AcceptedSend => (input as { type?: unknown }).type === undefined
 
 /**
- * Told after each input's outputs were all delivered, and once when the pipeline ends; `window`
- * when the acceptance window moves, at its place among the outputs (R82).
- */
-export type DeliveryWatcher = { delivered(): void; ended(): void; window?(open: boolean): void }
-
-/** Sends accepted but not reduced yet (they wait in the trampoline, inside a delivery). */
-export type PendingSends = { queued: number; waking: number }
-
-/**
- * Owns an agent's engine: inlets → trampoline → `scan(reduce)` → publishing, the effects fed back
- * as signals, the latest state and the sends still in the trampoline (the `Actor` of XState, the
- * `State` of NgRx; the façade only forwards to it).
+ * Owns an agent's engine behind one door, as XState's `Actor` and NgRx's `Store` do: `send(input)`
+ * in; `getSnapshot()`, `snapshots$`, `events$`, `durable$` and `whenIdle()` out. Every derived
+ * stream and getter of the agent reads a snapshot through `machine/selectors.ts`; what a call may
+ * do now is `check(request)`, asked of the latest state and of what waits in the trampoline.
  *
  * The engine is built on the first input that needs it and released once the agent is quiescent
  * with nothing in flight (no input waiting, no effect answer pending, no scheduled move): an idle
@@ -39,14 +33,12 @@ export type PendingSends = { queued: number; waking: number }
  */
 export class Driver<A> {
   readonly outcomes: Outcomes
-  readonly pending: PendingSends = { queued: 0, waking: 0 }
   #state: DeliveryState
   #engine: Engine | undefined
   /** Calls of this driver in progress: the engine is released only when the outermost returns. */
   #depth = 0
-  /** Inputs that entered the pipeline, and those whose outputs were all delivered (R28). */
-  #inputsEntered = 0
-  #inputsDelivered = 0
+  /** Inputs entered and delivered, and the `whenIdle()` calls waiting (R28). */
+  readonly #deliveries = new Deliveries()
   /** Effect answers that wait, and scheduled moves not yet fired. */
   #inFlight = 0
   /** How many times an engine was built (a test reads it to see that releases happen). */
@@ -55,16 +47,12 @@ export class Driver<A> {
   #finished = false
   /** The pipeline ended (completed, or errored by a defect): inputs are dropped from then on. */
   #ended = false
-  #waiters: (() => void)[] | undefined
-  /** What decisions wait in the trampoline (R62): `approve()` asks it before it decides. */
-  readonly decisionsAhead = new DecisionsAhead()
   readonly #broadcast = new Broadcast()
   readonly #timers: ActivityTimers
-  #inbox: InboxSnapshots | undefined
-  #watchers: Set<DeliveryWatcher> | undefined
+  /** Subscribers of `snapshots$` and `window$`, made on first use. */
+  #watchers: Watchers<DeliveryState> | undefined
 
   constructor(
-    readonly agent: A,
     readonly config: EngineConfig<A>,
     state: DeliveryState,
   ) {
@@ -72,42 +60,71 @@ export class Driver<A> {
     this.#timers = new ActivityTimers(config.scheduler)
     this.outcomes = new Outcomes(config.transcript, this)
     config.transcript.reportFailuresTo(this)
+    // R100: a source's new list is noted by the reducer, and seen from the next step on.
+    if (config.toolbox.sourced)
+      config.toolbox.connect((change) => this.send({ type: 'tools/listed', ...change }))
+  }
+
+  /**
+   * The one way in: an accepted send goes through the split by target and wakeup; a command or
+   * a signal enters beside it. Processed before this returns at top level; inside a delivery it
+   * waits in the trampoline (and counts as done for `check`).
+   */
+  send(input: DriverInput): void {
+    const engine = this.#live()
+    if (engine === undefined) return
+    this.#depth++
+    try {
+      if (isSend(input)) engine.sends.next(input)
+      else engine.inputs.next(input)
+    } finally {
+      if (--this.#depth === 0) this.#settle()
+    }
   }
 
   /** The latest state (what the last reduction left). */
-  state(): DeliveryState {
+  getSnapshot(): DeliveryState {
     return this.#state
   }
 
-  get engineBuilds(): number {
-    return this.#builds
+  /** Whether `request` may be made now (`machine/check.ts`): `undefined`, or why not. */
+  check(request: Request): Refusal | undefined {
+    return check(this.#state, this.#engine?.mailbox.waiting() ?? [], request)
   }
 
-  /** `dispose()` has closed the inputs: sends are refused from now on. */
-  get finished(): boolean {
-    return this.#finished
+  /**
+   * The latest state on subscribe, then the state after each reduction, once its outputs were
+   * all delivered; completes when the pipeline ends. Costs nothing while nobody subscribes.
+   */
+  get snapshots$(): Observable<DeliveryState> {
+    return new Observable<DeliveryState>((subscriber) => this.#watch(subscriber, 'state'))
   }
 
-  /** An accepted send enters; until it is reduced it counts as pending (ifBusy, maxQueued). */
-  enter(send: AcceptedSend): void {
-    const { target, wakeup } = send.options
-    this.decisionsAhead.entered(send)
-    if (target === 'next-turn' || wakeup) {
-      this.pending.queued++
-      if (wakeup) this.pending.waking++
-    }
-    this.#push(this.#live()?.sends, send)
+  /**
+   * The acceptance window on subscribe, then each move, at its place among the outputs of the
+   * reduction that made it (R82): finer than one snapshot per reduction, so that a window
+   * subscriber learns it closed before anyone sees the `turn/end` it closed for.
+   */
+  get window$(): Observable<boolean> {
+    return new Observable<boolean>((subscriber) => this.#watch(subscriber, 'window'))
   }
 
-  /** A call from the public surface other than a send (cancel, retry, dispose, inbox control). */
-  command(command: Command): void {
-    this.decisionsAhead.commanded(command)
-    this.#push(this.#live()?.commands, command)
+  get events$(): Observable<AgentEvent> {
+    return this.#broadcast.events$
   }
 
-  /** A turn-boundary signal: an effect's outcome, a tool's context, a store failure. */
-  post(signal: Signal): void {
-    this.#push(this.#live()?.signals, signal)
+  get durable$(): Observable<SessionEvent> {
+    return this.#broadcast.durable$
+  }
+
+  /** Resolves when the state is quiescent and no input waits in the trampoline (R28). */
+  whenIdle(): Promise<void> {
+    return this.#deliveries.whenIdle(this.#isIdle())
+  }
+
+  /** Resolves when the pipeline has completed after `dispose()`. */
+  completed(): Promise<void> {
+    return this.#broadcast.completed()
   }
 
   /** Runs effects the agent owes from its creation (a restored inbox's wake, R51). */
@@ -122,50 +139,9 @@ export class Driver<A> {
     }
   }
 
-  storeFailed(error: unknown): void {
-    this.post({ type: 'store/failed', error })
-  }
-
-  holds(id: AgentMessageId): boolean {
-    return selectHolds(this.#state, id)
-  }
-
-  /** Resolves when the state is quiescent and no input waits in the trampoline (R28). */
-  whenIdle(): Promise<void> {
-    if (this.#isIdle()) return Promise.resolve()
-    return new Promise<void>((resolve) => {
-      this.#waiters ??= []
-      this.#waiters.push(resolve)
-    })
-  }
-
-  /** Resolves when the pipeline has completed after `dispose()`. */
-  completed(): Promise<void> {
-    return this.#broadcast.completed()
-  }
-
-  get events$(): Observable<AgentEvent> {
-    return this.#broadcast.events$
-  }
-
-  get durable$(): Observable<SessionEvent> {
-    return this.#broadcast.durable$
-  }
-
-  get inboxes(): InboxSnapshots {
-    this.#inbox ??= new InboxSnapshots(this)
-    return this.#inbox
-  }
-
-  /** Follows deliveries (a view that emits after each reduction, as `inbox$` does). */
-  watch(watcher: DeliveryWatcher): () => void {
-    this.#watchers ??= new Set()
-    this.#watchers.add(watcher)
-    return () => this.#watchers?.delete(watcher)
-  }
-
-  inbox(): InboxSnapshot {
-    return this.inboxes.current()
+  /** `dispose()` has closed the inputs: sends are refused from now on. */
+  get finished(): boolean {
+    return this.#finished
   }
 
   /** The pipeline has ended (after `dispose()`, or a defect): no event will follow. */
@@ -175,22 +151,26 @@ export class Driver<A> {
 
   /** Inputs wait in the trampoline, or a reduction's outputs are still being delivered. */
   get delivering(): boolean {
-    return this.#inputsEntered !== this.#inputsDelivered
+    return this.#deliveries.delivering
   }
 
-  /** Into the engine; when the outermost call returns, the engine may be released. */
-  #push<T>(inlet: Inlet<T> | undefined, value: T): void {
-    if (inlet === undefined) return
-    this.#depth++
-    try {
-      inlet.next(value)
-    } finally {
-      if (--this.#depth === 0) this.#settle()
-    }
+  get engineBuilds(): number {
+    return this.#builds
+  }
+
+  /** For the transcript: a store that refused an append or a flush outside a checkpoint (R40). */
+  storeFailed(error: unknown): void {
+    this.send({ type: 'store/failed', error })
+  }
+
+  #watch(subscriber: Subscriber<DeliveryState> | Subscriber<boolean>, kind: 'state' | 'window'): () => void {
+    if (this.#ended) return Watchers.ended(subscriber, kind, this.#state)
+    this.#watchers ??= new Watchers()
+    return this.#watchers.add(subscriber, kind, this.#state)
   }
 
   #isIdle(): boolean {
-    return this.#ended || (this.#inputsEntered === this.#inputsDelivered && selectQuiescent(this.#state))
+    return this.#ended || (!this.#deliveries.delivering && selectQuiescent(this.#state))
   }
 
   #live(): Engine | undefined {
@@ -201,79 +181,51 @@ export class Driver<A> {
   #settle(): void {
     const engine = this.#engine
     if (engine === undefined || this.#finished || this.#inFlight > 0 || !this.config.release) return
-    if (this.#inputsEntered !== this.#inputsDelivered) return
+    if (this.#deliveries.delivering) return
     // A paused turn with nothing running waits for a person: it holds no pipeline either (R61).
     if (!selectQuiescent(this.#state) && selectStatus(this.#state) !== 'paused') return
     this.#engine = undefined
     engine.subscription.unsubscribe()
   }
 
-  /** Told by `mergeEffects` (an `AnswerWatch`). */
-  answerStarted(): void {
-    this.#inFlight++
-  }
-
-  answerEnded(): void {
-    this.#inFlight--
-    if (this.#depth === 0) this.#settle()
-  }
-
   #schedule(hops: number, signal: Signal): void {
     this.#inFlight++
     later(this.config.scheduler, hops, () => {
       this.#inFlight--
-      this.post(signal)
+      this.send(signal)
     })
   }
 
-  #reduce(acc: Reduced, input: Input): Reduced {
-    // A send leaves the trampoline: it no longer counts as pending for ifBusy and maxQueued.
-    if (input.type === 'queue') {
-      this.pending.queued--
-      if (input.wakeup) this.pending.waking--
-    }
-    this.decisionsAhead.reduced(input)
-    return reduce(acc.state, input)
-  }
-
   #onDelivered(): void {
-    this.#inputsDelivered++
-    if (this.#waiters !== undefined && this.#isIdle()) this.#resolveWaiters()
-    this.#inbox?.delivered()
-    if (this.#watchers !== undefined) for (const w of [...this.#watchers]) w.delivered()
-  }
-
-  #onWindow(open: boolean): void {
-    if (this.#watchers !== undefined) for (const w of [...this.#watchers]) w.window?.(open)
-  }
-
-  #resolveWaiters(): void {
-    const waiters = this.#waiters ?? []
-    this.#waiters = undefined
-    for (const resolve of waiters) resolve()
+    this.#deliveries.delivered()
+    // Snapshot subscribers before `whenIdle`: what one of them sends waits in the trampoline, so
+    // the agent is not idle yet (R28).
+    this.#watchers?.state(this.#state)
+    this.#deliveries.settle(() => selectQuiescent(this.#state))
   }
 
   #build(): Engine {
     this.#builds++
-    this.#engine = buildEngine<A>({
-      agent: this.agent,
-      config: this.config,
+    this.#engine = buildEngine<A>(this.config, {
+      state: this.#state,
       outcomes: this.outcomes,
       broadcast: this.#broadcast,
-      state: this.#state,
-      watch: this,
-      entered: () => {
-        this.#inputsEntered++
-      },
-      reduce: (acc, input) => this.#reduce(acc, input),
+      timers: this.#timers,
+      entered: () => this.#deliveries.entered(),
       adopt: (state) => {
         this.#state = state
       },
-      window: (open) => this.#onWindow(open),
+      window: (open) => this.#watchers?.window(open),
       delivered: () => this.#onDelivered(),
-      post: (signal) => this.post(signal),
+      post: (signal) => this.send(signal),
       schedule: (hops, signal) => this.#schedule(hops, signal),
-      timers: this.#timers,
+      answerStarted: () => {
+        this.#inFlight++
+      },
+      answerEnded: () => {
+        this.#inFlight--
+        if (this.#depth === 0) this.#settle()
+      },
       staged: (id) => this.#state.outbox.some((e) => e.kind === 'steering' && e.message.id === id),
       finished: () => {
         this.#finished = true
@@ -288,8 +240,8 @@ export class Driver<A> {
     this.#ended = true
     this.#engine = undefined
     this.#timers.clearAll()
-    this.#resolveWaiters()
-    this.#inbox?.complete()
-    if (this.#watchers !== undefined) for (const w of [...this.#watchers]) w.ended()
+    this.config.toolbox.close()
+    this.#deliveries.end()
+    this.#watchers?.end()
   }
 }

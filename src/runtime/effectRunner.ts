@@ -10,12 +10,13 @@ import {
   type SchedulerLike,
 } from 'rxjs'
 import type { AgentMessage } from '../contracts/messages.js'
-import type { ModelAdapter, ToolSpec } from '../contracts/model.js'
+import type { ModelAdapter } from '../contracts/model.js'
 import type { SessionStore } from '../contracts/store.js'
 import type { Effect } from '../machine/effects.js'
 import type { Admission, Signal } from '../machine/inputs.js'
 import { startFlush } from '../session/flush.js'
 import type { Transcript } from '../session/transcript.js'
+import type { ToolCatalog } from '../tools/toolCatalog.js'
 import type { Activities } from './activities.js'
 import type { ActivityTimers } from './activityTimers.js'
 import type { ApprovalGate } from './approvalGate.js'
@@ -35,7 +36,7 @@ export type EffectRunnerDeps<A> = {
   readonly model: ModelAdapter
   readonly system: string | undefined
   readonly hooks: Hooks<A>
-  readonly toolSpecs: readonly ToolSpec[]
+  readonly toolbox: ToolCatalog<A>
   readonly runTools: ToolBatchRunner<A>
   readonly approvals: ApprovalGate<A>
   readonly transcript: Transcript
@@ -145,6 +146,7 @@ const runners: Runners = {
       activity: effect.activity,
       turn: effect.turn,
       step: effect.step,
+      tools: effect.tools ?? 0,
       signal: ctx.activities.lazySignal(effect.activity, MODEL),
       part: MODEL,
     }),
@@ -153,7 +155,8 @@ const runners: Runners = {
     const signal = ctx.activities.signalOf(activity)
     const parts = callParts(ctx.activities, activity, step)
     const steers = (callId: string) => ctx.steersDuring({ turn: effect.turn, step, callId })
-    const batch = { ...effect, agent: ctx.agent, signal, parts, steers }
+    const list = ctx.toolbox.list(effect.tools ?? 0)
+    const batch = { ...effect, agent: ctx.agent, signal, parts, steers, list }
     // Without `only`, the step's calls are new: the tools that ask for approval answer first (R61).
     const ran = defer(
       () => (effect.only === undefined && ctx.approvals.check(batch)) || ctx.runTools(batch),

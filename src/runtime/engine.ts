@@ -1,16 +1,16 @@
 import { type SchedulerLike, Subscription, scan } from 'rxjs'
 import type { AgentMessageId } from '../contracts/messages.js'
-import type { ModelAdapter, ToolSpec } from '../contracts/model.js'
+import type { ModelAdapter } from '../contracts/model.js'
 import type { SessionStore } from '../contracts/store.js'
-import type { ToolDefinition } from '../contracts/tools.js'
 import { isCloseStore } from '../machine/dispose.js'
 import type { Effect } from '../machine/effects.js'
 import type { Command, Input, Signal } from '../machine/inputs.js'
 import type { Output } from '../machine/outputs.js'
-import type { Reduced } from '../machine/reduce.js'
+import { type Reduced, reduce } from '../machine/reduce.js'
 import type { DeliveryState } from '../machine/state.js'
 import type { AcceptedSend } from '../messages/acceptSend.js'
 import type { Transcript } from '../session/transcript.js'
+import type { ToolCatalog } from '../tools/toolCatalog.js'
 import { Activities } from './activities.js'
 import type { ActivityTimers } from './activityTimers.js'
 import { createApprovalGate } from './approvalGate.js'
@@ -18,6 +18,7 @@ import type { Broadcast } from './broadcast.js'
 import { createEffectRunner } from './effectRunner.js'
 import type { HookSet } from './hookSet.js'
 import { type Inlet, inlet } from './inlet.js'
+import { Mailbox } from './mailbox.js'
 import { type AnswerWatch, mergeEffects } from './mergeEffects.js'
 import { mergeInputs } from './mergeInputs.js'
 import type { Outcomes } from './outcomes.js'
@@ -34,8 +35,8 @@ export type EngineConfig<A> = {
   readonly model: ModelAdapter
   readonly system: string | undefined
   readonly hooks: HookSet<A>
-  readonly tools: readonly ToolDefinition<A>[]
-  readonly toolSpecs: readonly ToolSpec[]
+  /** Where the agent's tools come from, one list per version (R100). */
+  readonly toolbox: ToolCatalog<A>
   readonly maxParallel: number
   /** The agent's `maxBlockBytes` (R86): the most bytes of one image or file block. */
   readonly maxBlockBytes: number
@@ -46,6 +47,10 @@ export type EngineConfig<A> = {
   /** The summarisers `compact()` calls brought, and the agent's own (R74). */
   readonly summarizers: Summarizers
   readonly store: SessionStore
+  /** What hooks and tools are given as `agent` (the agent's public face; never called here). */
+  readonly agent: A
+  /** The reducer; `machine/reduce.ts` but in a test that records what it produced. */
+  readonly reduce?: (state: DeliveryState, input: Input) => Reduced
   /**
    * Release the engine when quiescent (always, but in the test that compares an agent that
    * releases with one that never does).
@@ -56,26 +61,28 @@ export type EngineConfig<A> = {
 /** The live pipeline: what exists only while the agent has something to do. */
 export type Engine = {
   readonly sends: Inlet<AcceptedSend>
-  readonly commands: Inlet<Command>
-  readonly signals: Inlet<Signal>
+  /** Commands and signals: they enter beside the split sends. */
+  readonly inputs: Inlet<Command | Signal>
   readonly effects: Inlet<Effect>
+  /** What waits in the trampoline (`machine/check.ts` reads it). */
+  readonly mailbox: Mailbox<Input>
   readonly subscription: Subscription
 }
 
-/** What an engine is built from: its driver's parts and callbacks. */
-export type EngineParts<A> = {
-  readonly agent: A
-  readonly config: EngineConfig<A>
-  readonly outcomes: Outcomes
-  readonly broadcast: Broadcast
+/**
+ * What an engine is built with besides its config: the driver's state and what outlives an
+ * engine (outcomes, broadcast, timers), and the driver's callbacks. None of them runs inside the
+ * `scan`, which is `reduce` alone.
+ */
+export type EngineHost = AnswerWatch & {
   /** The state the engine starts from: the latest one. */
   readonly state: DeliveryState
-  /** Told of every effect answer that waits, so the engine is not released under it. */
-  readonly watch: AnswerWatch
+  readonly outcomes: Outcomes
+  readonly broadcast: Broadcast
+  /** The driver's timers, which outlive this engine (approval limits, R66). */
+  readonly timers: ActivityTimers
   /** An input entered the pipeline (counted for `whenIdle`, R28). */
   entered(): void
-  /** One step of the `scan`: the driver's bookkeeping, then `reduce`. */
-  reduce(acc: Reduced, input: Input): Reduced
   /** Each reduction's state, before its outputs go out. */
   adopt(state: DeliveryState): void
   /** The acceptance window moved, at its place among a reduction's outputs (R82). */
@@ -84,8 +91,6 @@ export type EngineParts<A> = {
   delivered(): void
   post(signal: Signal): void
   schedule(hops: number, signal: Signal): void
-  /** The driver's timers, which outlive this engine (approval limits, R66). */
-  readonly timers: ActivityTimers
   /** The `complete` effect ran: the inputs are closed now. */
   finished(): void
   /** The pipeline ended (completed or errored). */
@@ -102,32 +107,31 @@ const NO_OUTPUTS: readonly Output[] = Object.freeze([])
  * publishing; effects → `mergeEffects(runner)` → signals. Each build costs a few dozen objects
  * (docs/performance.md#a-cheap-engine); `subscription` tears it all down.
  */
-export const buildEngine = <A>(parts: EngineParts<A>): Engine => {
-  const { config } = parts
+export const buildEngine = <A>(config: EngineConfig<A>, parts: EngineHost): Engine => {
   const entered = () => parts.entered()
   const post = (signal: Signal) => parts.post(signal)
   const engine: Engine = {
     sends: inlet<AcceptedSend>(entered),
-    commands: inlet<Command>(entered),
-    signals: inlet<Signal>(entered),
+    inputs: inlet<Command | Signal>(entered),
     effects: inlet<Effect>(),
+    mailbox: new Mailbox<Input>(),
     subscription: new Subscription(),
   }
+  const reducer = config.reduce ?? reduce
   // Fields listed, no spread: docs/performance.md#records-copied-field-by-field.
   const run = createEffectRunner({
-    agent: parts.agent,
+    agent: config.agent,
     agentId: config.agentId,
     model: config.model,
     system: config.system,
     hooks: config.hooks,
-    toolSpecs: config.toolSpecs,
+    toolbox: config.toolbox,
     runTools: createToolBatchRunner({
-      tools: config.tools,
       maxParallel: config.maxParallel,
       maxBlockBytes: config.maxBlockBytes,
       post,
     }),
-    approvals: createApprovalGate(config.tools, config.approvalTimeoutMs, config.scheduler),
+    approvals: createApprovalGate(config.toolbox, config.approvalTimeoutMs, config.scheduler),
     transcript: config.transcript,
     summarizers: config.summarizers,
     store: config.store,
@@ -139,22 +143,17 @@ export const buildEngine = <A>(parts: EngineParts<A>): Engine => {
     complete: () => {
       parts.finished()
       engine.sends.complete()
-      engine.commands.complete()
-      engine.signals.complete()
+      engine.inputs.complete()
     },
     activities: new Activities(),
   })
-  engine.subscription.add(engine.effects.observable.pipe(mergeEffects(run, parts.watch)).subscribe(post))
+  engine.subscription.add(engine.effects.observable.pipe(mergeEffects(run, parts)).subscribe(post))
   const broadcast = parts.broadcast
   engine.subscription.add(
-    mergeInputs<Input>(
-      engine.sends.observable.pipe(splitSends()),
-      engine.commands.observable,
-      engine.signals.observable,
-    )
+    mergeInputs<Input>(engine.sends.observable.pipe(splitSends()), engine.inputs.observable)
       .pipe(
-        trampoline(isCloseStore),
-        scan((acc: Reduced, input: Input) => parts.reduce(acc, input), {
+        trampoline(isCloseStore, engine.mailbox),
+        scan((acc: Reduced, input: Input) => reducer(acc.state, input), {
           state: parts.state,
           out: NO_OUTPUTS,
         }),

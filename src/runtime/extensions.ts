@@ -9,6 +9,8 @@ type PromptSubmitHook = (args: PromptSubmitArgs<Agent>) => PromptDecision | unde
  * adds a `promptSubmit` hook that runs before the user's). Not exported from the package.
  */
 export type AgentExtensions = {
+  /** How many times the agent's engine was built (tests read it to see that releases happen). */
+  readonly engineBuilds: number
   /** Adds a hook that runs before the agent's own `promptSubmit` hooks; returns its removal. */
   addPromptSubmit(hook: PromptSubmitHook): () => void
   /** How many human prompts (R39) wait in the queued FIFO and may wake the driver (not parked). */

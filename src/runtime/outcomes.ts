@@ -2,11 +2,14 @@ import { InvalidInputError } from '../contracts/errors.js'
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
 import type { Outcome } from '../contracts/inbox.js'
 import type { AgentMessageId } from '../contracts/messages.js'
+import { selectHolds } from '../machine/selectors.js'
+import type { DeliveryState } from '../machine/state.js'
 import { carriedId, deliveredOutcome } from '../session/deliveredOutcome.js'
 
 type Settle = (outcome: Outcome) => void
 type HasEvents = { readonly events: readonly SessionEvent[] }
-type HoldsIds = { holds(id: AgentMessageId): boolean }
+/** The agent's driver: its latest state says which ids wait. */
+type HoldsIds = { getSnapshot(): DeliveryState }
 
 /**
  * The fate of every message an agent returned an id for (R42). Fates the transcript shows
@@ -45,7 +48,11 @@ export class Outcomes {
 
   /** Whether `id` waits, was delivered, or has settled (so a remote send of it is applied once). */
   knows(id: AgentMessageId): boolean {
-    return this.#settled?.has(id) === true || this.#inbox.holds(id) || this.indexOf(id) !== undefined
+    return (
+      this.#settled?.has(id) === true ||
+      selectHolds(this.#inbox.getSnapshot(), id) ||
+      this.indexOf(id) !== undefined
+    )
   }
 
   /** The fate of `id` that no event shows (blocked, discarded, refused …), once it has one. */
@@ -88,7 +95,7 @@ export class Outcomes {
       const known = this.#settled?.get(messageId)
       if (known) return resolve(known)
       const index = this.indexOf(messageId)
-      if (index === undefined && !this.#inbox.holds(messageId)) {
+      if (index === undefined && !selectHolds(this.#inbox.getSnapshot(), messageId)) {
         const message =
           'unknown id: this agent never returned it, and neither its transcript nor its journal holds it'
         return reject(new InvalidInputError('outcome()', [{ path: ['id'], message }]))

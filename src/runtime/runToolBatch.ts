@@ -41,11 +41,7 @@ const groupCalls = (items: readonly Item[]): Item[][] => {
   return groups
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: an empty map serves every agent type
-const NO_TOOLS: ReadonlyMap<string, ToolDefinition<any>> = new Map()
-
-export type ToolRunnerOptions<A> = {
-  readonly tools: readonly ToolDefinition<A>[]
+export type ToolRunnerOptions = {
   readonly maxParallel: number
   /** The agent's `maxBlockBytes` (R86), for `ctx.context` and the results. */
   readonly maxBlockBytes: number
@@ -59,11 +55,9 @@ export type ToolRunnerOptions<A> = {
  * outcome; the reducer records outcomes in model order. A call is never dispatched after the
  * turn's signal aborted: the unwind records it as `ABORTED_BEFORE_DISPATCH`.
  */
-export const createToolBatchRunner = <A>(options: ToolRunnerOptions<A>): ToolBatchRunner<A> => {
-  // Most agents have no tools; their engine is built on every wake, so the empty case makes nothing.
-  const byName =
-    options.tools.length === 0 ? NO_TOOLS : new Map(options.tools.map((tool) => [tool.name, tool]))
+export const createToolBatchRunner = <A>(options: ToolRunnerOptions): ToolBatchRunner<A> => {
   return (batch) => {
+    const byName = batch.list.byName
     const only = batch.only
     const items =
       only === undefined
@@ -80,7 +74,7 @@ export const createToolBatchRunner = <A>(options: ToolRunnerOptions<A>): ToolBat
   }
 }
 
-const runCall = <A>(batch: ToolBatch<A>, item: Item, options: ToolRunnerOptions<A>): Observable<Signal> =>
+const runCall = <A>(batch: ToolBatch<A>, item: Item, options: ToolRunnerOptions): Observable<Signal> =>
   defer(() => {
     const { activity, step } = batch
     const { index, call, tool } = item
@@ -115,7 +109,7 @@ const execute = <A>(
   tool: ToolDefinition<A>,
   args: unknown,
   outcome: (result: ToolResultBlock, concluded?: boolean) => Signal,
-  { post, maxBlockBytes }: ToolRunnerOptions<A>,
+  { post, maxBlockBytes }: ToolRunnerOptions,
 ): Observable<Signal> =>
   defer(() => {
     const { step } = batch

@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs'
 import type { AgentMessage, ToolCallBlock } from '../contracts/messages.js'
 import type { Signal } from '../machine/inputs.js'
+import type { ToolList } from '../tools/toolCatalog.js'
 
 export type ToolBatch<A> = {
   readonly agent: A
@@ -15,6 +16,8 @@ export type ToolBatch<A> = {
   readonly parts: CallParts
   /** The steers applied from now until call `callId` of this step settles (R70). */
   readonly steers: (callId: string) => Observable<AgentMessage>
+  /** The tool list the step saw (R100): its calls are looked up in it. */
+  readonly list: ToolList<A>
 }
 
 /** What the runner needs to run one call on its own: see `Activities` parts. */

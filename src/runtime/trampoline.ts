@@ -1,11 +1,5 @@
 import { type MonoTypeOperatorFunction, Observable } from 'rxjs'
-
-/**
- * Values that arrived while the value one level up was being delivered; reused across drains.
- * `items[head..size)` are waiting. The array is never shortened (setting `length` is a runtime
- * call and frees the backing store, so the next push reallocates it); slots are cleared instead.
- */
-type Frame<T> = { readonly items: (T | undefined)[]; head: number; size: number }
+import { Mailbox } from './mailbox.js'
 
 /**
  * Delivers values one at a time, depth-first: a value that arrives while another is being
@@ -31,88 +25,63 @@ type Frame<T> = { readonly items: (T | undefined)[]; head: number; size: number 
  * output:   a b d L
  * ```
  *
- * The frames are kept and reused from one drain to the next (a drain runs per accepted send and
- * per turn step), so a steady pipeline allocates nothing here
- * (docs/performance.md#trampoline-frames-are-reused).
+ * What waits lives in `mailbox` (one per pipeline), which its owner may read: `waiting()`.
  */
 export const trampoline =
-  <T>(last?: (value: T) => boolean): MonoTypeOperatorFunction<T> =>
+  <T>(last?: (value: T) => boolean, mailbox: Mailbox<T> = new Mailbox<T>()): MonoTypeOperatorFunction<T> =>
   (source) =>
     new Observable<T>((subscriber) => {
-      const frames: Frame<T>[] = []
-      /** The `last` values of the drain in progress (rare: a plain array). */
-      const tail: T[] = []
-      /** The frame collecting arrivals: `depth - 1` is the delivery in progress. */
-      let depth = -1
+      const box = mailbox
+      const frames = box.frames
+      const tail = box.tail
       let finish: (() => void) | undefined
-      const frameAt = (at: number): Frame<T> => {
-        let frame = frames[at]
-        if (frame === undefined) {
-          // Room for two: most frames hold one or two values, and `[]` grows to 17 slots on its
-          // first push, 136 bytes that an idle agent would keep in each of its ten or so frames.
-          frame = { items: [undefined, undefined], head: 0, size: 0 }
-          frames[at] = frame
-        }
-        return frame
-      }
-      const push = (frame: Frame<T>, value: T): void => {
-        if (frame.size === frame.items.length) frame.items.push(value)
-        else frame.items[frame.size] = value
-        frame.size++
-      }
       const drain = (first: T): void => {
-        push(frameAt(0), first)
-        depth = 0
+        box.push(box.frameAt(0), first)
+        box.depth = 0
         try {
-          while (depth >= 0) {
-            const top = frames[depth] as Frame<T>
+          while (box.depth >= 0) {
+            const top = frames[box.depth] as (typeof frames)[number]
             if (top.head === top.size) {
               top.head = 0
               top.size = 0
               // A burst (thousands of sends from one delivery) does not keep its room forever.
               if (top.items.length > 1024) top.items.length = 0
-              depth--
-              if (depth < 0 && tail.length > 0) {
-                push(frameAt(0), tail.shift() as T)
-                depth = 0
+              box.depth--
+              if (box.depth < 0 && tail.length > 0) {
+                box.push(box.frameAt(0), tail.shift() as T)
+                box.depth = 0
               }
               continue
             }
             const value = top.items[top.head] as T
             top.items[top.head] = undefined
             top.head++
-            depth++
-            frameAt(depth)
+            box.depth++
+            box.frameAt(box.depth)
             subscriber.next(value)
           }
         } catch (error) {
           // Defensive: RxJS 7's Subscriber reports a consumer's throw instead of rethrowing it,
           // so nothing reaches here today. Should `next` ever throw, drop the values still
           // waiting, so the next drain starts clean instead of never draining again.
-          for (const frame of frames) {
-            frame.items.fill(undefined, frame.head, frame.size)
-            frame.head = 0
-            frame.size = 0
-          }
-          tail.length = 0
-          depth = -1
+          box.clear()
           throw error
         }
         finish?.()
       }
       return source.subscribe({
         next: (value) => {
-          if (depth < 0) drain(value)
+          if (box.depth < 0) drain(value)
           else if (last?.(value) === true) tail.push(value)
-          else push(frames[depth] as Frame<T>, value)
+          else box.push(frames[box.depth] as (typeof frames)[number], value)
         },
         error: (error: unknown) => {
           finish = () => subscriber.error(error)
-          if (depth < 0) finish()
+          if (box.depth < 0) finish()
         },
         complete: () => {
           finish = () => subscriber.complete()
-          if (depth < 0) finish()
+          if (box.depth < 0) finish()
         },
       })
     })

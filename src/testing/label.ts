@@ -93,6 +93,8 @@ const durableLabel = (event: SessionEvent): string => {
       return `rollback(${event.data.toTurn})`
     case 'fork':
       return `fork(${event.data.atTurn})`
+    case 'tools/changed':
+      return `tools(${[...event.data.added.map((n) => `+${n}`), ...event.data.removed.map((n) => `-${n}`)].join(',')})`
   }
 }
 

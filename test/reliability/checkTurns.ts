@@ -77,6 +77,10 @@ export const checkTurns = (log: Log): string[] => {
       case 'rollback':
       case 'fork':
         return
+      case 'tools/changed':
+        // R100: recorded before the request of the step it is for, so between two steps of a turn.
+        if (turn === undefined || step !== undefined) p(`R100: ${where} is not between two steps of a turn`)
+        return
       case 'steering/message': {
         if (e.data.turn !== turn) p(`R12/R20: ${where} of turn ${e.data.turn} while turn ${turn} is open`)
         const before = log.timeline[at - 1]

@@ -6,11 +6,11 @@
 import { filter, firstValueFrom, VirtualAction, VirtualTimeScheduler } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { AgentFacade } from '../../src/agent/agentFacade.js'
 import { type Agent, createAgent, defineTool } from '../../src/index.js'
+import { extensionsOf } from '../../src/runtime/extensions.js'
 import { scriptedModel } from '../../src/testing.js'
 
-const builds = (agent: Agent): number => AgentFacade.driverOf(agent as AgentFacade).engineBuilds
+const builds = (agent: Agent): number => extensionsOf(agent).engineBuilds
 const shell = defineTool({
   name: 'shell',
   description: 'Runs a command.',

@@ -5,12 +5,12 @@
  */
 import { firstValueFrom, Subject, toArray } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { AgentFacade } from '../../src/agent/agentFacade.js'
 import { type Agent, createAgent, type SessionStore } from '../../src/index.js'
+import { extensionsOf } from '../../src/runtime/extensions.js'
 import { label, scriptedModel } from '../../src/testing.js'
 
 const answers = (n: number) => scriptedModel(Array.from({ length: n }, (_, i) => `answer ${i + 1}`))
-const builds = (agent: Agent): number => AgentFacade.driverOf(agent as AgentFacade).engineBuilds
+const builds = (agent: Agent): number => extensionsOf(agent).engineBuilds
 
 describe('the driver builds its engine lazily and releases it when quiescent', () => {
   it('a new agent has built nothing; reading its getters and streams builds nothing', () => {

@@ -8,6 +8,7 @@ import { createEffectRunner } from '../../src/runtime/effectRunner.js'
 import { Summarizers } from '../../src/runtime/summarizers.js'
 import { memoryStore } from '../../src/session/memoryStore.js'
 import { Transcript } from '../../src/session/transcript.js'
+import { ToolCatalog } from '../../src/tools/toolCatalog.js'
 
 const runnerWith = (runTools: () => never) => {
   const store = memoryStore()
@@ -16,7 +17,7 @@ const runnerWith = (runTools: () => never) => {
     agentId: 'a',
     model: () => [],
     hooks: {},
-    toolSpecs: [],
+    toolbox: new ToolCatalog([]),
     runTools,
     approvals: { check: () => undefined, timeoutOf: () => undefined },
     timers: new ActivityTimers(asapScheduler),

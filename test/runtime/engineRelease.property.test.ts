@@ -11,8 +11,8 @@ import fc from 'fast-check'
 import { map, mergeMap, throwError, timer } from 'rxjs'
 import type { TestScheduler } from 'rxjs/testing'
 import { expect, it } from 'vitest'
-import { AgentFacade } from '../../src/agent/agentFacade.js'
 import type { Agent, SessionStore } from '../../src/index.js'
+import { extensionsOf } from '../../src/runtime/extensions.js'
 import { scheduleArb } from '../reliability/arbitrary.js'
 import { historyScheduleArb } from '../reliability/history/arbitrary.js'
 import type { Log } from '../reliability/log.js'
@@ -79,7 +79,7 @@ const slowStore =
     }
   }
 
-const buildsOf = (agent: Agent): number => AgentFacade.driverOf(agent as AgentFacade).engineBuilds
+const buildsOf = (agent: Agent): number => extensionsOf(agent).engineBuilds
 
 it(`an agent that releases its engine whenever quiescent runs ${runs} random schedules exactly as one that never does`, async () => {
   let releases = 0
