@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { type AgentEvent, createAgent, type ModelEvent } from '../../src/index.js'
-import { liveChannel } from '../../src/postgres/channels.js'
+import { type AgentEvent, createAgent, type ModelEvent } from '../../../src/index.js'
+import { liveChannel } from '../../../src/postgres/channels.js'
 import {
   applyRemoteSends,
   connectSessions,
@@ -16,18 +16,18 @@ import {
   type PostgresPool,
   publishEvents,
   type RemoteAgentEvent,
-} from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { bundleChild, type ChildProgram } from '../support/childProcesses.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { until } from '../support/until.js'
+} from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { bundleChild, type ChildProgram } from '../../support/childProcesses.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
+import { until } from '../../support/until.js'
 
 let db: TestDatabase
 let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, '..', 'support', 'children', 'eventsChild.ts'))
+  program = await bundleChild(join(import.meta.dirname, '..', '..', 'support', 'children', 'eventsChild.ts'))
 }, 60_000)
 afterEach(() => program.killAll())
 afterAll(async () => {

@@ -5,11 +5,11 @@
 import pg from 'pg'
 import { Subject } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Agent, AgentEvent } from '../../src/index.js'
-import { liveChannel } from '../../src/postgres/channels.js'
-import { connectSessions, migrate, publishEvents, type RemoteAgentEvent } from '../../src/postgres.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { until } from '../support/until.js'
+import type { Agent, AgentEvent } from '../../../src/index.js'
+import { liveChannel } from '../../../src/postgres/channels.js'
+import { connectSessions, migrate, publishEvents, type RemoteAgentEvent } from '../../../src/postgres.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
+import { until } from '../../support/until.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -3,13 +3,13 @@
  * another session, replace of steering, huge and U+0000 content, concurrent no-owner cancels.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type AgentMessageId, InvalidInputError } from '../../src/index.js'
-import { connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
-import type { ScriptedReply } from '../../src/testing.js'
-import { gate, setup } from '../support/agents.js'
-import { hostileValues } from '../support/hostile.js'
-import { committedEvents, ownSession, storedInbox, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { type AgentMessageId, InvalidInputError } from '../../../src/index.js'
+import { connectSessions, migrate, openPostgresSession } from '../../../src/postgres.js'
+import type { ScriptedReply } from '../../../src/testing.js'
+import { gate, setup } from '../../support/agents.js'
+import { hostileValues } from '../../support/hostile.js'
+import { committedEvents, ownSession, storedInbox, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -6,19 +6,19 @@
 import { NEVER } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createAgent, defineTool } from '../../src/index.js'
-import { sessionsWithWork } from '../../src/postgres/worker/sessionsWithWork.js'
+import { createAgent, defineTool } from '../../../src/index.js'
+import { sessionsWithWork } from '../../../src/postgres/worker/sessionsWithWork.js'
 import {
   applyRemoteRequests,
   connectSessions,
   createWorker,
   migrate,
   openPostgresSession,
-} from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { approvalOwner, callShell, journal, shellTool } from '../support/postgresApprovals.js'
-import { committedEvents, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+} from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { approvalOwner, callShell, journal, shellTool } from '../../support/postgresApprovals.js'
+import { committedEvents, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

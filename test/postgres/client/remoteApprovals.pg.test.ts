@@ -10,13 +10,13 @@ import {
   ApprovalNotPendingError,
   InvalidInputError,
   type PendingApproval,
-} from '../../src/index.js'
-import { liveChannel } from '../../src/postgres/channels.js'
-import { connectSessions, migrate, publishEvents, type RemoteAgentEvent } from '../../src/postgres.js'
-import { hostileValues } from '../support/hostile.js'
-import { approvalOwner, callShell, journal } from '../support/postgresApprovals.js'
-import { committedEvents, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+} from '../../../src/index.js'
+import { liveChannel } from '../../../src/postgres/channels.js'
+import { connectSessions, migrate, publishEvents, type RemoteAgentEvent } from '../../../src/postgres.js'
+import { hostileValues } from '../../support/hostile.js'
+import { approvalOwner, callShell, journal } from '../../support/postgresApprovals.js'
+import { committedEvents, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -7,16 +7,16 @@
  */
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { sessionsWithWork } from '../../src/postgres/worker/sessionsWithWork.js'
-import { connectSessions, migrate } from '../../src/postgres.js'
-import { bundleChild, type Child, type ChildProgram } from '../support/childProcesses.js'
-import { committedEvents, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { sessionsWithWork } from '../../../src/postgres/worker/sessionsWithWork.js'
+import { connectSessions, migrate } from '../../../src/postgres.js'
+import { bundleChild, type Child, type ChildProgram } from '../../support/childProcesses.js'
+import { committedEvents, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 let workers: ChildProgram
 let approvers: ChildProgram
-const children = join(import.meta.dirname, '..', 'support', 'children')
+const children = join(import.meta.dirname, '..', '..', 'support', 'children')
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)

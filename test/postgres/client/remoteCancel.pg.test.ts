@@ -4,12 +4,12 @@
  * releases it, without ever running a turn.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { AgentMessageId } from '../../src/index.js'
-import { connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
-import type { ScriptedReply } from '../../src/testing.js'
-import { gate, setup } from '../support/agents.js'
-import { committedEvents, ownSession, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import type { AgentMessageId } from '../../../src/index.js'
+import { connectSessions, migrate, openPostgresSession } from '../../../src/postgres.js'
+import type { ScriptedReply } from '../../../src/testing.js'
+import { gate, setup } from '../../support/agents.js'
+import { committedEvents, ownSession, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -5,20 +5,20 @@
  * the edits no owner applied before.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type AgentMessageId, InvalidInputError, type SessionEvent } from '../../src/index.js'
+import { type AgentMessageId, InvalidInputError, type SessionEvent } from '../../../src/index.js'
 import {
   applyRemoteSends,
   connectSessions,
   createWorker,
   migrate,
   openPostgresSession,
-} from '../../src/postgres.js'
-import { extensionsOf } from '../../src/runtime/extensions.js'
-import { scriptedModel } from '../../src/testing.js'
-import { gate, setup } from '../support/agents.js'
-import { hostileValues } from '../support/hostile.js'
-import { until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+} from '../../../src/postgres.js'
+import { extensionsOf } from '../../../src/runtime/extensions.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { gate, setup } from '../../support/agents.js'
+import { hostileValues } from '../../support/hostile.js'
+import { until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

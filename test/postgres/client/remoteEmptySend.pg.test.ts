@@ -3,9 +3,9 @@
  * is refused the same way, before anything is written to the journal.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type AgentMessageId, InvalidInputError } from '../../src/index.js'
-import { connectSessions, migrate } from '../../src/postgres.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { type AgentMessageId, InvalidInputError } from '../../../src/index.js'
+import { connectSessions, migrate } from '../../../src/postgres.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

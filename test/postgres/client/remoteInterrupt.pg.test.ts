@@ -6,10 +6,10 @@
  */
 import { filter, firstValueFrom, Subject } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { ModelEvent } from '../../src/index.js'
-import { connectSessions, migrate } from '../../src/postgres.js'
-import { committedEvents, ownSession, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import type { ModelEvent } from '../../../src/index.js'
+import { connectSessions, migrate } from '../../../src/postgres.js'
+import { committedEvents, ownSession, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -7,11 +7,11 @@
 import { join } from 'node:path'
 import { filter, firstValueFrom } from 'rxjs'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { liveChannel } from '../../src/postgres/channels.js'
-import { connectSessions, migrate, type RemoteAgentEvent } from '../../src/postgres.js'
-import { bundleChild, type ChildProgram } from '../support/childProcesses.js'
-import { committedEvents, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { liveChannel } from '../../../src/postgres/channels.js'
+import { connectSessions, migrate, type RemoteAgentEvent } from '../../../src/postgres.js'
+import { bundleChild, type ChildProgram } from '../../support/childProcesses.js'
+import { committedEvents, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 let workers: ChildProgram
@@ -19,7 +19,7 @@ beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
   workers = await bundleChild(
-    join(import.meta.dirname, '..', 'support', 'children', 'interruptWorkerChild.ts'),
+    join(import.meta.dirname, '..', '..', 'support', 'children', 'interruptWorkerChild.ts'),
   )
 }, 120_000)
 afterEach(() => workers.killAll())

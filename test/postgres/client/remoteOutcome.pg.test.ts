@@ -1,11 +1,11 @@
 /** R55: a remote `outcome(id)` resolves once the event or settlement that decides it is durable. */
 import { from, lastValueFrom } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createAgent, InvalidInputError } from '../../src/index.js'
-import { connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { add, id, removed, settle } from '../support/inboxRecords.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { createAgent, InvalidInputError } from '../../../src/index.js'
+import { connectSessions, migrate, openPostgresSession } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { add, id, removed, settle } from '../../support/inboxRecords.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -6,10 +6,10 @@
  */
 import { from, lastValueFrom } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type AgentMessageId, InvalidInputError } from '../../src/index.js'
-import { connectSessions, migrate, openPostgresSession, type PostgresPool } from '../../src/postgres.js'
-import { add, id, removed, settle } from '../support/inboxRecords.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { type AgentMessageId, InvalidInputError } from '../../../src/index.js'
+import { connectSessions, migrate, openPostgresSession, type PostgresPool } from '../../../src/postgres.js'
+import { add, id, removed, settle } from '../../support/inboxRecords.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

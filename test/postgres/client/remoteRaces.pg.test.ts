@@ -4,13 +4,13 @@
  * or doubled.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Outcome, SessionEvent } from '../../src/index.js'
-import { connectSessions, migrate } from '../../src/postgres.js'
-import type { ScriptedReply } from '../../src/testing.js'
-import { gate } from '../support/agents.js'
-import { mulberry32 } from '../support/mulberry32.js'
-import { ownSession, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import type { Outcome, SessionEvent } from '../../../src/index.js'
+import { connectSessions, migrate } from '../../../src/postgres.js'
+import type { ScriptedReply } from '../../../src/testing.js'
+import { gate } from '../../support/agents.js'
+import { mulberry32 } from '../../support/mulberry32.js'
+import { ownSession, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -4,12 +4,12 @@
  * idle moment. A cancel with no owner behind it leaves both to that worker.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { sessionsWithWork } from '../../src/postgres/worker/sessionsWithWork.js'
-import { connectSessions, createWorker, migrate } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { journal } from '../support/postgresApprovals.js'
-import { committedEvents, ownSession, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { sessionsWithWork } from '../../../src/postgres/worker/sessionsWithWork.js'
+import { connectSessions, createWorker, migrate } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { journal } from '../../support/postgresApprovals.js'
+import { committedEvents, ownSession, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

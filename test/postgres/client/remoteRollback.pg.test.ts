@@ -5,12 +5,12 @@
  * local call's `InvalidInputError`, and the client stores nothing for them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { InvalidInputError, type Message, surfaceMessages } from '../../src/index.js'
-import { connectSessions, migrate } from '../../src/postgres.js'
-import { gate } from '../support/agents.js'
-import { journal } from '../support/postgresApprovals.js'
-import { committedEvents, ownSession, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { InvalidInputError, type Message, surfaceMessages } from '../../../src/index.js'
+import { connectSessions, migrate } from '../../../src/postgres.js'
+import { gate } from '../../support/agents.js'
+import { journal } from '../../support/postgresApprovals.js'
+import { committedEvents, ownSession, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

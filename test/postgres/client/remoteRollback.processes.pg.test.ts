@@ -5,18 +5,18 @@
  */
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import type { Message } from '../../src/index.js'
-import { connectSessions, migrate } from '../../src/postgres.js'
-import { bundleChild, type ChildProgram } from '../support/childProcesses.js'
-import { committedEvents, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import type { Message } from '../../../src/index.js'
+import { connectSessions, migrate } from '../../../src/postgres.js'
+import { bundleChild, type ChildProgram } from '../../support/childProcesses.js'
+import { committedEvents, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 let workers: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  workers = await bundleChild(join(import.meta.dirname, '..', 'support', 'children', 'workerChild.ts'))
+  workers = await bundleChild(join(import.meta.dirname, '..', '..', 'support', 'children', 'workerChild.ts'))
 }, 120_000)
 afterEach(() => workers.killAll())
 afterAll(async () => {

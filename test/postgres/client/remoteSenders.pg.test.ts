@@ -5,16 +5,16 @@
  */
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { migrate, openPostgresSession } from '../../src/postgres.js'
-import { bundleChild, type ChildProgram } from '../support/childProcesses.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { migrate, openPostgresSession } from '../../../src/postgres.js'
+import { bundleChild, type ChildProgram } from '../../support/childProcesses.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, '..', 'support', 'children', 'senderChild.ts'))
+  program = await bundleChild(join(import.meta.dirname, '..', '..', 'support', 'children', 'senderChild.ts'))
 }, 60_000)
 afterEach(() => program.killAll())
 afterAll(async () => {

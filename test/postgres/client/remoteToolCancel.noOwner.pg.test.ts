@@ -5,12 +5,12 @@
  * the turn go on after the cancelled call.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { sessionsWithWork } from '../../src/postgres/worker/sessionsWithWork.js'
-import { connectSessions, createWorker, migrate } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { approvalOwner, callShell, journal, shellTool } from '../support/postgresApprovals.js'
-import { committedEvents, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { sessionsWithWork } from '../../../src/postgres/worker/sessionsWithWork.js'
+import { connectSessions, createWorker, migrate } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { approvalOwner, callShell, journal, shellTool } from '../../support/postgresApprovals.js'
+import { committedEvents, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

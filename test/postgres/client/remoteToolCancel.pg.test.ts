@@ -7,13 +7,13 @@
 import { filter, firstValueFrom } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { z } from 'zod'
-import { defineTool, InvalidInputError } from '../../src/index.js'
-import { liveChannel } from '../../src/postgres/channels.js'
-import { connectSessions, migrate, publishEvents, type RemoteAgentEvent } from '../../src/postgres.js'
-import { hostileValues } from '../support/hostile.js'
-import { approvalOwner, callShell, journal } from '../support/postgresApprovals.js'
-import { committedEvents, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { defineTool, InvalidInputError } from '../../../src/index.js'
+import { liveChannel } from '../../../src/postgres/channels.js'
+import { connectSessions, migrate, publishEvents, type RemoteAgentEvent } from '../../../src/postgres.js'
+import { hostileValues } from '../../support/hostile.js'
+import { approvalOwner, callShell, journal } from '../../support/postgresApprovals.js'
+import { committedEvents, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -6,11 +6,11 @@
 import pg from 'pg'
 import { from, lastValueFrom } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { SessionStoreError } from '../../src/index.js'
-import { DatabaseTimeoutError, migrate, openPostgresSession } from '../../src/postgres.js'
-import { silentServer, tcpProxy } from '../support/tcpProxy.js'
-import { terminablePool } from '../support/terminablePool.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { SessionStoreError } from '../../../src/index.js'
+import { DatabaseTimeoutError, migrate, openPostgresSession } from '../../../src/postgres.js'
+import { silentServer, tcpProxy } from '../../support/tcpProxy.js'
+import { terminablePool } from '../../support/terminablePool.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

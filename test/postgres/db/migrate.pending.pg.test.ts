@@ -5,11 +5,11 @@
  * rows do not, so a worker finds exactly the sessions it found before the upgrade.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { MIGRATIONS, MIGRATIONS_TABLE } from '../../src/postgres/db/schema.js'
-import { sessionsWithWork } from '../../src/postgres/worker/sessionsWithWork.js'
-import { migrate } from '../../src/postgres.js'
-import { writeDeliveredHistory } from '../support/postgresHistory.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { MIGRATIONS, MIGRATIONS_TABLE } from '../../../src/postgres/db/schema.js'
+import { sessionsWithWork } from '../../../src/postgres/worker/sessionsWithWork.js'
+import { migrate } from '../../../src/postgres.js'
+import { writeDeliveredHistory } from '../../support/postgresHistory.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

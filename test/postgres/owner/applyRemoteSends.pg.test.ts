@@ -6,11 +6,11 @@
  */
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createAgent } from '../../src/index.js'
-import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
-import { gate, setup, texts } from '../support/agents.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { until } from '../support/until.js'
+import { createAgent } from '../../../src/index.js'
+import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from '../../../src/postgres.js'
+import { gate, setup, texts } from '../../support/agents.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
+import { until } from '../../support/until.js'
 
 let db: TestDatabase
 beforeAll(async () => {

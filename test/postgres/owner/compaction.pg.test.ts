@@ -5,12 +5,12 @@
  */
 import { filter, firstValueFrom, take, toArray } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createAgent, projectMessages } from '../../src/index.js'
-import { liveChannel } from '../../src/postgres/channels.js'
-import { connectSessions, migrate, openPostgresSession, publishEvents } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { until } from '../support/until.js'
+import { createAgent, projectMessages } from '../../../src/index.js'
+import { liveChannel } from '../../../src/postgres/channels.js'
+import { connectSessions, migrate, openPostgresSession, publishEvents } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
+import { until } from '../../support/until.js'
 
 let db: TestDatabase
 beforeAll(async () => {

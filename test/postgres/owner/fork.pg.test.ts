@@ -16,16 +16,16 @@ import {
   type Message,
   type ModelEvent,
   type SessionStore,
-} from '../../src/index.js'
+} from '../../../src/index.js'
 import {
   applyRemoteSends,
   connectSessions,
   migrate,
   openPostgresSession,
   type PostgresSessionStore,
-} from '../../src/postgres.js'
-import { committedEvents } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+} from '../../../src/postgres.js'
+import { committedEvents } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 const root = mkdtempSync(join(tmpdir(), 'steerable-pg-fork-'))

@@ -5,13 +5,13 @@
  * waiting in the journal and runs them.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type AgentEvent, createAgent } from '../../src/index.js'
-import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { gate, setup } from '../support/agents.js'
-import { terminablePool } from '../support/terminablePool.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { until } from '../support/until.js'
+import { type AgentEvent, createAgent } from '../../../src/index.js'
+import { applyRemoteSends, connectSessions, migrate, openPostgresSession } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { gate, setup } from '../../support/agents.js'
+import { terminablePool } from '../../support/terminablePool.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
+import { until } from '../../support/until.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -3,11 +3,11 @@
  * carries them through the journal, and the owner checks them against its own `maxBlockBytes`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAgent, InvalidInputError } from '../../src/index.js'
-import { applyRemoteRequests, connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { blocks, runMediaSession } from '../support/mediaSession.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { createAgent, InvalidInputError } from '../../../src/index.js'
+import { applyRemoteRequests, connectSessions, migrate, openPostgresSession } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { blocks, runMediaSession } from '../../support/mediaSession.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -3,12 +3,12 @@
  * worker taking the session, a promote while the owner releases.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { AgentMessageId } from '../../src/index.js'
-import { connectSessions, createWorker, migrate, openPostgresSession } from '../../src/postgres.js'
-import { type ScriptedReply, scriptedModel } from '../../src/testing.js'
-import { gate } from '../support/agents.js'
-import { committedEvents, ownSession, storedInbox, until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import type { AgentMessageId } from '../../../src/index.js'
+import { connectSessions, createWorker, migrate, openPostgresSession } from '../../../src/postgres.js'
+import { type ScriptedReply, scriptedModel } from '../../../src/testing.js'
+import { gate } from '../../support/agents.js'
+import { committedEvents, ownSession, storedInbox, until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

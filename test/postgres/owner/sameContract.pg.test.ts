@@ -12,11 +12,11 @@ import {
   createAgent,
   inboxConservation,
   type SessionStore,
-} from '../../src/index.js'
-import { migrate, openPostgresSession } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { type Scenario, scenarios } from '../support/scenarios.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+} from '../../../src/index.js'
+import { migrate, openPostgresSession } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { type Scenario, scenarios } from '../../support/scenarios.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -6,13 +6,13 @@
 import { from, lastValueFrom } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createAgent, defineTool, type SessionEvent } from '../../src/index.js'
-import { connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { gate } from '../support/agents.js'
-import { committedEvents } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { until } from '../support/until.js'
+import { createAgent, defineTool, type SessionEvent } from '../../../src/index.js'
+import { connectSessions, migrate, openPostgresSession } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { gate } from '../../support/agents.js'
+import { committedEvents } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
+import { until } from '../../support/until.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -4,11 +4,11 @@
  */
 import { from, lastValueFrom } from 'rxjs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createAgent, type SessionEvent, type SessionStore, SessionStoreError } from '../../src/index.js'
-import { migrate, openPostgresSession } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { add } from '../support/inboxRecords.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { createAgent, type SessionEvent, type SessionStore, SessionStoreError } from '../../../src/index.js'
+import { migrate, openPostgresSession } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { add } from '../../support/inboxRecords.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

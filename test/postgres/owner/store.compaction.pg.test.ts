@@ -5,9 +5,9 @@
  * transaction (a failure changes nothing), and what the store restores is what it restored before.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
-import { writeDeliveredHistory } from '../support/postgresHistory.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { connectSessions, migrate, openPostgresSession } from '../../../src/postgres.js'
+import { writeDeliveredHistory } from '../../support/postgresHistory.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -3,12 +3,12 @@
  * transaction, resume across agents, the inbox journal, and corrupt rows (R37).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAgent, SessionStoreError } from '../../src/index.js'
-import { MIGRATIONS, MIGRATIONS_TABLE } from '../../src/postgres/db/schema.js'
-import { migrate, openPostgresSession, type PostgresSessionStore } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { add, id, settle } from '../support/inboxRecords.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { createAgent, SessionStoreError } from '../../../src/index.js'
+import { MIGRATIONS, MIGRATIONS_TABLE } from '../../../src/postgres/db/schema.js'
+import { migrate, openPostgresSession, type PostgresSessionStore } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { add, id, settle } from '../../support/inboxRecords.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

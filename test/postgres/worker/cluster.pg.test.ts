@@ -9,8 +9,8 @@
  * longer. CLUSTER_SEED replays a client mix.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { migrate } from '../../src/postgres.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { migrate } from '../../../src/postgres.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 import { checkCluster, formatCounts } from './cluster/checkCluster.js'
 import { bundleClusterPrograms, type ClusterPrograms, runCluster } from './cluster/runCluster.js'
 

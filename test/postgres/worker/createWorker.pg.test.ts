@@ -7,19 +7,19 @@
 import { join } from 'node:path'
 import { concatMap, timer } from 'rxjs'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { ModelEvent, SessionEvent } from '../../src/index.js'
-import { connectSessions, createWorker, migrate } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { bundleChild, type ChildProgram } from '../support/childProcesses.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { until } from '../support/until.js'
+import type { ModelEvent, SessionEvent } from '../../../src/index.js'
+import { connectSessions, createWorker, migrate } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { bundleChild, type ChildProgram } from '../../support/childProcesses.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
+import { until } from '../../support/until.js'
 
 let db: TestDatabase
 let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, '..', 'support', 'children', 'workerChild.ts'))
+  program = await bundleChild(join(import.meta.dirname, '..', '..', 'support', 'children', 'workerChild.ts'))
 }, 60_000)
 afterEach(() => program.killAll())
 afterAll(async () => {

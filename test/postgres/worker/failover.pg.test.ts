@@ -8,17 +8,17 @@
  */
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import type { AgentMessageId, SessionEvent } from '../../src/index.js'
-import { connectSessions, migrate, openPostgresSession } from '../../src/postgres.js'
-import { bundleChild, type Child, type ChildProgram } from '../support/childProcesses.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import type { AgentMessageId, SessionEvent } from '../../../src/index.js'
+import { connectSessions, migrate, openPostgresSession } from '../../../src/postgres.js'
+import { bundleChild, type Child, type ChildProgram } from '../../support/childProcesses.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, '..', 'support', 'children', 'workerChild.ts'))
+  program = await bundleChild(join(import.meta.dirname, '..', '..', 'support', 'children', 'workerChild.ts'))
 }, 60_000)
 afterEach(() => program.killAll())
 afterAll(async () => {

@@ -4,10 +4,10 @@
  * past its timeout: the worker still serves a new followup there, and in any other session.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { connectSessions, createWorker, migrate } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { writeDeliveredHistory } from '../support/postgresHistory.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { connectSessions, createWorker, migrate } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { writeDeliveredHistory } from '../../support/postgresHistory.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -4,19 +4,19 @@
  */
 import pg from 'pg'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type AgentMessageId, SessionStoreError } from '../../src/index.js'
+import { type AgentMessageId, SessionStoreError } from '../../../src/index.js'
 import {
   applyRemoteSends,
   connectSessions,
   createWorker,
   migrate,
   openPostgresSession,
-} from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { gate, setup } from '../support/agents.js'
-import { until } from '../support/postgresOwner.js'
-import { terminablePool } from '../support/terminablePool.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+} from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { gate, setup } from '../../support/agents.js'
+import { until } from '../../support/postgresOwner.js'
+import { terminablePool } from '../../support/terminablePool.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -3,11 +3,11 @@
  * session is being taken, connections left after close, two workers on one pool.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { connectSessions, createWorker, migrate } from '../../src/postgres.js'
-import { scriptedModel } from '../../src/testing.js'
-import { gate } from '../support/agents.js'
-import { until } from '../support/postgresOwner.js'
-import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
+import { connectSessions, createWorker, migrate } from '../../../src/postgres.js'
+import { scriptedModel } from '../../../src/testing.js'
+import { gate } from '../../support/agents.js'
+import { until } from '../../support/postgresOwner.js'
+import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 beforeAll(async () => {

@@ -11,7 +11,7 @@
 import pg from 'pg'
 import type { AgentMessageId } from '../../../src/index.js'
 import { connectSessions } from '../../../src/postgres.js'
-import { OPERATIONS, type OperationRecord, pickOperation } from '../../postgres/cluster/operations.js'
+import { OPERATIONS, type OperationRecord, pickOperation } from '../../postgres/worker/cluster/operations.js'
 import { mulberry32 } from '../mulberry32.js'
 
 const env = (name: string) => process.env[name] ?? ''

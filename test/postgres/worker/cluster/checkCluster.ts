@@ -3,7 +3,7 @@
  * it did something: sends by kind, how ids were delivered or settled, kills, cut turns, epochs.
  */
 import type pg from 'pg'
-import type { AgentMessageId } from '../../../src/index.js'
+import type { AgentMessageId } from '../../../../src/index.js'
 import { checkDeliveries } from './checkDeliveries.js'
 import { checkFencing, checkOutcomes, checkReplay, countCutTurns } from './checkSessions.js'
 import { readCluster } from './readCluster.js'

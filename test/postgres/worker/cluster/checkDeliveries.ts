@@ -5,7 +5,7 @@
  * never both; no event carries an id no client got back; and each client's sends into a session
  * keep their order where the contract says they must.
  */
-import type { AgentMessageId, SessionEvent } from '../../../src/index.js'
+import type { AgentMessageId, SessionEvent } from '../../../../src/index.js'
 import { CLOSING, type DeliveredAs, OPERATIONS, type OperationRecord } from './operations.js'
 import type { SessionRows } from './readCluster.js'
 

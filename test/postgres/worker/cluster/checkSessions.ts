@@ -9,8 +9,8 @@
 import { isDeepStrictEqual } from 'node:util'
 import type pg from 'pg'
 import { EMPTY } from 'rxjs'
-import { type AgentMessageId, createAgent, projectMessages } from '../../../src/index.js'
-import { connectSessions, openPostgresSession } from '../../../src/postgres.js'
+import { type AgentMessageId, createAgent, projectMessages } from '../../../../src/index.js'
+import { connectSessions, openPostgresSession } from '../../../../src/postgres.js'
 import type { Fate } from './checkDeliveries.js'
 import type { SessionRows } from './readCluster.js'
 

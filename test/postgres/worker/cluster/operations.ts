@@ -3,8 +3,8 @@
  * random mix and its effect, which is all the checks need to know of it. A new kind of operation
  * is one row here; the checks already hold for every effect.
  */
-import type { AgentMessageId } from '../../../src/index.js'
-import type { RemoteSession } from '../../../src/postgres.js'
+import type { AgentMessageId } from '../../../../src/index.js'
+import type { RemoteSession } from '../../../../src/postgres.js'
 
 /**
  * - `send`: returns a new id, which must be delivered or settled exactly once;

@@ -4,7 +4,7 @@
  * writers' epochs, and its inbox journal.
  */
 import type pg from 'pg'
-import type { AgentMessageId, SessionEvent } from '../../../src/index.js'
+import type { AgentMessageId, SessionEvent } from '../../../../src/index.js'
 
 export type EventRow = {
   readonly seq: number

@@ -9,9 +9,9 @@
  */
 import { join } from 'node:path'
 import type pg from 'pg'
-import type { AgentMessageId } from '../../../src/index.js'
-import { connectSessions } from '../../../src/postgres.js'
-import { bundleChild, type Child, type ChildProgram } from '../../support/childProcesses.js'
+import type { AgentMessageId } from '../../../../src/index.js'
+import { connectSessions } from '../../../../src/postgres.js'
+import { bundleChild, type Child, type ChildProgram } from '../../../support/childProcesses.js'
 import type { OperationRecord } from './operations.js'
 import { settledIds } from './readCluster.js'
 
@@ -59,7 +59,7 @@ export type ClusterRun = {
 export type ClusterPrograms = { readonly worker: ChildProgram; readonly client: ChildProgram }
 
 export const bundleClusterPrograms = async (): Promise<ClusterPrograms> => {
-  const children = join(import.meta.dirname, '..', '..', 'support', 'children')
+  const children = join(import.meta.dirname, '..', '..', '..', 'support', 'children')
   return {
     worker: await bundleChild(join(children, 'workerChild.ts')),
     client: await bundleChild(join(children, 'clientChild.ts')),
