@@ -21,6 +21,7 @@ import {
   formatCounts,
 } from '../test/postgres/worker/cluster/checkCluster.js'
 import { bundleClusterPrograms, runCluster } from '../test/postgres/worker/cluster/runCluster.js'
+import { reapChildren } from '../test/support/childProcesses.js'
 import { startServerProcess } from '../test/support/postgresServerProcess.js'
 
 const seconds = Number(process.env.CLUSTER_SECONDS ?? 180)
@@ -115,8 +116,7 @@ try {
     }
   }
 } finally {
-  programs.worker.killAll()
-  programs.client.killAll()
+  await reapChildren()
   programs.worker.remove()
   programs.client.remove()
   await pool?.end()

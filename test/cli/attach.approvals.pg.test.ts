@@ -3,71 +3,49 @@
  * approval, and `steerable attach NAME` in another process shows each call that waits (its name
  * and arguments, with its id) and takes `/approve ID` and `/deny ID [reason]`.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { build } from 'esbuild'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { migrate } from '../../src/postgres.js'
-import { bundleChild, type Child, type ChildProgram, watchChild } from '../support/childProcesses.js'
+import { bundleChild, type ChildProgram } from '../support/bundleChild.js'
+import { type Child, startChild } from '../support/childProcesses.js'
+import { buildCli } from '../support/cliCommand.js'
 import { committedEvents, liveListening } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
-import { until } from '../support/until.js'
+import { UNTIL_DEADLINE_MS, until } from '../support/until.js'
 
 // Inside the package, so the app's lazy import('pg') finds node_modules/pg as an app's would.
 const root = mkdtempSync(join(import.meta.dirname, '..', '..', 'node_modules', '.steerable-cli-'))
-const cli = join(root, 'cli.mjs')
+let cli = ''
 let db: TestDatabase
 let workers: ChildProgram
-const running = new Set<ChildProcess>()
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  workers = await bundleChild(
-    join(import.meta.dirname, '..', 'support', 'children', 'approvalWorkerChild.ts'),
-  )
-  await build({
-    entryPoints: ['src/cli.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: cli,
-    logLevel: 'silent',
-  })
+  workers = await bundleChild('approvalWorkerChild', { deadlineMs: 180_000 })
+  cli = await buildCli(root)
 }, 120_000)
-afterEach(() => {
-  workers.killAll()
-  for (const child of running) child.kill('SIGKILL')
-  running.clear()
-})
 afterAll(async () => {
   workers.remove()
   rmSync(root, { recursive: true, force: true })
   await db.drop()
 })
 
-const attach = (session: string): Child & { type(text: string): void; end(): void } => {
+const attach = (session: string): Child & { type(text: string): void } => {
   const env = { ...process.env, DATABASE_URL: '', OPENAI_BASE_URL: '', OPENAI_API_KEY: '' }
-  const proc = spawn(process.execPath, [cli, 'attach', session, '--database-url', db.url], {
-    stdio: ['pipe', 'pipe', 'pipe'],
+  const child = startChild(process.execPath, [cli, 'attach', session, '--database-url', db.url], {
+    deadlineMs: 180_000,
     env,
   })
-  return {
-    ...watchChild(proc, running),
-    type: (text) => proc.stdin?.write(`${text}\n`),
-    end: () => proc.stdin?.end(),
-  }
+  return Object.assign(child, { type: (text: string) => child.write(`${text}\n`) })
 }
 
-/** The first line of `child` matching `pattern`, waited for as `until` waits (what it printed, if not). */
-const line = async (child: Child, pattern: RegExp): Promise<string> => {
-  await until(() => child.lines.some((l) => pattern.test(l)), `${pattern} in:\n${child.lines.join('\n')}`)
-  return child.lines.find((l) => pattern.test(l)) as string
-}
+/** The first line of `child` matching `pattern`, within `until`'s deadline (what it printed, if not). */
+const line = (child: Child, pattern: RegExp): Promise<string> =>
+  child.line(pattern, { withinMs: UNTIL_DEADLINE_MS })
 
 it('R67: attach shows the call that waits with its arguments, and /approve and /deny decide it', async () => {
-  const worker = workers.start({ DATABASE_URL: db.url })
+  const worker = workers.start({ env: { DATABASE_URL: db.url } })
   await worker.line(/^ready$/)
   const attached = attach('gated')
   await line(attached, /^attached to gated/)

@@ -4,37 +4,23 @@
  * events) and `steerable attach NAME` in a second process follows it and sends into it (R55,
  * R56): a steer typed there lands in the running turn, a followup runs next.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { build } from 'esbuild'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { SessionEvent } from '../../src/index.js'
-import { type Child, watchChild } from '../support/childProcesses.js'
+import { type Child, runChild, startChild } from '../support/childProcesses.js'
+import { buildCli } from '../support/cliCommand.js'
 import { liveListening } from '../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../support/testDatabase.js'
 
 // Inside the package, so the app's lazy import('pg') finds node_modules/pg as an app's would.
 const root = mkdtempSync(join(import.meta.dirname, '..', '..', 'node_modules', '.steerable-cli-'))
-const cli = join(root, 'cli.mjs')
+let cli = ''
 let db: TestDatabase
-const running = new Set<ChildProcess>()
 beforeAll(async () => {
   db = await createTestDatabase()
-  await build({
-    entryPoints: ['src/cli.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: cli,
-    logLevel: 'silent',
-  })
+  cli = await buildCli(root)
 }, 60_000)
-afterEach(() => {
-  for (const child of running) child.kill('SIGKILL')
-  running.clear()
-})
 afterAll(async () => {
   rmSync(root, { recursive: true, force: true })
   await db.drop()
@@ -47,19 +33,15 @@ const env = { ...process.env, ...demo, OPENAI_BASE_URL: '', OPENAI_API_KEY: '', 
 const start = (
   args: readonly string[],
   more: Record<string, string> = {},
-): Child & { type(text: string): void; end(): void } => {
-  const proc = spawn(process.execPath, [cli, ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
+): Child & { type(text: string): void } => {
+  const child = startChild(process.execPath, [cli, ...args], {
+    deadlineMs: 120_000,
     env: { ...env, ...more },
   })
-  return {
-    ...watchChild(proc, running),
-    type: (text) => proc.stdin?.write(`${text}\n`),
-    end: () => proc.stdin?.end(),
-  }
+  return Object.assign(child, { type: (text: string) => child.write(`${text}\n`) })
 }
 const run = (args: readonly string[]) =>
-  spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60_000, env, input: '' })
+  runChild(process.execPath, [cli, ...args], { deadlineMs: 60_000, env })
 const transcript = async (session: string) => {
   const { rows } = await db.pool.query(
     'SELECT event FROM steerable_events WHERE session_id = $1 ORDER BY seq',
@@ -68,24 +50,13 @@ const transcript = async (session: string) => {
   return rows.map((r) => r.event as SessionEvent)
 }
 
-let shown: Child[] = []
 /** The first line matching `pattern`; after 20 s, a failure that shows what each process printed. */
-const expectLine = (child: Child, pattern: RegExp) =>
-  Promise.race([
-    child.line(pattern),
-    new Promise<never>((_, reject) =>
-      setTimeout(
-        () => reject(new Error(`no ${pattern} in:\n${shown.map((c) => c.lines.join('\n')).join('\n---\n')}`)),
-        20_000,
-      ).unref(),
-    ),
-  ])
+const expectLine = (child: Child, pattern: RegExp) => child.line(pattern, { withinMs: 20_000 })
 
 it('R55, R56: a second terminal attached to a session steers its running turn and queues a followup', async () => {
   const driver = start(['--database-url', db.url, '--session', 'desk'])
   await expectLine(driver, /^driving desk on PostgreSQL/)
   const attached = start(['attach', 'desk', '--database-url', db.url])
-  shown = [driver, attached]
   await expectLine(attached, /^attached to desk/)
   await liveListening(db.pool, 'desk')
   attached.type('/followup tell me about rxjs')
@@ -119,7 +90,6 @@ it('R58: /cancel typed in the attached terminal cancels the running turn and dis
   const driver = start(['--database-url', db.url, '--session', 'halt'], { STEERABLE_DEMO_TOOL_MS: '600000' })
   await expectLine(driver, /^driving halt on PostgreSQL/)
   const attached = start(['attach', 'halt', '--database-url', db.url])
-  shown = [driver, attached]
   await expectLine(attached, /^attached to halt/)
   await liveListening(db.pool, 'halt')
   attached.type('/followup a long story')
@@ -192,21 +162,17 @@ it('/quit leaves at once while stdin stays open: the attached terminal once what
   })
   await expectLine(driver, /^driving leave on PostgreSQL/)
   const attached = start(['attach', 'leave', '--database-url', db.url])
-  shown = [driver, attached]
   await expectLine(attached, /^attached to leave/)
   await liveListening(db.pool, 'leave')
   attached.type('/followup a long story')
   await expectLine(attached, /^· running$/)
   attached.type('be brief')
   attached.type('/quit')
-  const deadline = (what: string) =>
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`${what} did not exit within 30 s of /quit`)), 30_000).unref(),
-    )
-  expect((await Promise.race([attached.exit, deadline('attach')])).code).toBe(0)
+  // Each must exit within 30 s of its /quit.
+  expect((await attached.exitWithin(30_000)).code).toBe(0)
   await expectLine(driver, /enqueue\(be brief,steering\)/)
   driver.type('/quit')
-  expect((await Promise.race([driver.exit, deadline('the driver')])).code).toBe(0)
+  expect((await driver.exitWithin(30_000)).code).toBe(0)
   const ends = (await transcript('leave')).filter((e) => e.type === 'turn/end')
   expect(ends).toHaveLength(1)
 }, 120_000)
@@ -215,7 +181,6 @@ it('R77: /rollback in the attached terminal undoes turns where the session runs;
   const driver = start(['--database-url', db.url, '--session', 'undo'], { STEERABLE_DEMO_TOOL_MS: '10' })
   await expectLine(driver, /^driving undo on PostgreSQL/)
   const attached = start(['attach', 'undo', '--database-url', db.url])
-  shown = [driver, attached]
   await expectLine(attached, /^attached to undo/)
   await liveListening(db.pool, 'undo')
   attached.type('/followup first question')

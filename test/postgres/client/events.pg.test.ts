@@ -3,8 +3,7 @@
  * while it runs, in order, through NOTIFY on the session's own channel; what cannot travel is
  * replaced by a marker; unsubscribing lets the channel go.
  */
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type AgentEvent, createAgent, type ModelEvent } from '../../../src/index.js'
 import { liveChannel } from '../../../src/postgres/channels.js'
 import {
@@ -18,7 +17,7 @@ import {
   type RemoteAgentEvent,
 } from '../../../src/postgres.js'
 import { scriptedModel } from '../../../src/testing.js'
-import { bundleChild, type ChildProgram } from '../../support/childProcesses.js'
+import { bundleChild, type ChildProgram } from '../../support/bundleChild.js'
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 import { until } from '../../support/until.js'
 
@@ -27,9 +26,8 @@ let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, '..', '..', 'support', 'children', 'eventsChild.ts'))
+  program = await bundleChild('eventsChild', { deadlineMs: 60_000 })
 }, 60_000)
-afterEach(() => program.killAll())
 afterAll(async () => {
   program.remove()
   await db.drop()
@@ -54,7 +52,7 @@ it('R56: a worker drives a session; events$ here and in a child process see its 
   const session = client.session('watched')
   const seen: RemoteAgentEvent[] = []
   const subscription = session.events$.subscribe((event) => seen.push(event))
-  const child = program.start({ DATABASE_URL: db.url, SESSION: 'watched' })
+  const child = program.start({ env: { DATABASE_URL: db.url, SESSION: 'watched' } })
   await until(async () => (await listeners('watched')) === 2, 'two LISTENs')
   const worker = createWorker({
     pool: db.pool,
@@ -86,7 +84,10 @@ it('R56: a worker drives a session; events$ here and in a child process see its 
   expect(Object.isFrozen(enqueue)).toBe(true)
 
   await child.line(/^event agent\/status$/)
-  await until(() => child.lines.filter((l) => l === 'event agent/status').length === 2, 'the child idle')
+  await child.waitFor(
+    'the child idle',
+    () => child.lines.filter((l) => l === 'event agent/status').length === 2,
+  )
   const childTypes = child.lines.filter((l) => !l.startsWith('event agent/stream/delta'))
   expect(childTypes).toStrictEqual(types(seen).map((t) => `event ${t}`))
   const childText = child.lines

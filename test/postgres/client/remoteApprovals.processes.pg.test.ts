@@ -5,28 +5,23 @@
  * that takes the session because the decision waits and reopens it paused. The call runs exactly
  * once; a decision on an id that is not pending is refused without harming the owner.
  */
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { sessionsWithWork } from '../../../src/postgres/worker/sessionsWithWork.js'
 import { connectSessions, migrate } from '../../../src/postgres.js'
-import { bundleChild, type Child, type ChildProgram } from '../../support/childProcesses.js'
+import { bundleChild, type ChildProgram } from '../../support/bundleChild.js'
+import type { Child } from '../../support/childProcesses.js'
 import { committedEvents, until } from '../../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
 let workers: ChildProgram
 let approvers: ChildProgram
-const children = join(import.meta.dirname, '..', '..', 'support', 'children')
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  workers = await bundleChild(join(children, 'approvalWorkerChild.ts'))
-  approvers = await bundleChild(join(children, 'approverChild.ts'))
+  workers = await bundleChild('approvalWorkerChild', { deadlineMs: 180_000 })
+  approvers = await bundleChild('approverChild', { deadlineMs: 120_000 })
 }, 120_000)
-afterEach(() => {
-  workers.killAll()
-  approvers.killAll()
-})
 afterAll(async () => {
   workers.remove()
   approvers.remove()
@@ -34,7 +29,7 @@ afterAll(async () => {
 })
 
 const startWorker = async (): Promise<Child> => {
-  const child = workers.start({ DATABASE_URL: db.url })
+  const child = workers.start({ env: { DATABASE_URL: db.url } })
   await child.line(/^ready$/)
   return child
 }
@@ -42,11 +37,13 @@ const startWorker = async (): Promise<Child> => {
 /** A client process's decision on `call`; resolves with what it printed about it. */
 const decide = async (session: string, call: string, options: { wait?: boolean; deny?: boolean } = {}) => {
   const child = approvers.start({
-    DATABASE_URL: db.url,
-    SESSION: session,
-    CALL: call,
-    DECISION: options.deny ? 'deny' : 'approve',
-    WAIT: options.wait ? 'pending' : '',
+    env: {
+      DATABASE_URL: db.url,
+      SESSION: session,
+      CALL: call,
+      DECISION: options.deny ? 'deny' : 'approve',
+      WAIT: options.wait ? 'pending' : '',
+    },
   })
   return child.line(/^(decided|refused .*|failed .*)$/)
 }

@@ -4,10 +4,10 @@
  * session, and a new owner process takes over. Each edit is applied exactly once across both
  * owners: the journal holds one owner `replace` record per remote replace, in order.
  */
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { connectSessions, migrate } from '../../../src/postgres.js'
-import { bundleChild, type Child, type ChildProgram } from '../../support/childProcesses.js'
+import { bundleChild, type ChildProgram } from '../../support/bundleChild.js'
+import type { Child } from '../../support/childProcesses.js'
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
@@ -15,11 +15,8 @@ let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(
-    join(import.meta.dirname, '..', '..', 'support', 'children', 'editOwnerChild.ts'),
-  )
+  program = await bundleChild('editOwnerChild', { deadlineMs: 120_000 })
 }, 60_000)
-afterEach(() => program.killAll())
 afterAll(async () => {
   program.remove()
   await db.drop()
@@ -51,7 +48,7 @@ const untilApplied = async (sessionId: string, seq: number): Promise<void> => {
 it('R55, R54: a SIGKILLed owner between two remote edits: the next owner applies each edit once, none lost', async () => {
   const client = connectSessions(db.pool, { pollMs: 100 })
   const startOwner = async (session: string): Promise<Child> => {
-    const child = program.start({ DATABASE_URL: db.url, SESSION: session })
+    const child = program.start({ env: { DATABASE_URL: db.url, SESSION: session } })
     await child.line(/^ready$/)
     return child
   }

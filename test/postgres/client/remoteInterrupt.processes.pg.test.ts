@@ -4,12 +4,11 @@
  * cut there), then cancels the tool call it sees start (the tool's signal aborts in the worker,
  * the turn goes on).
  */
-import { join } from 'node:path'
 import { filter, firstValueFrom } from 'rxjs'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { liveChannel } from '../../../src/postgres/channels.js'
 import { connectSessions, migrate, type RemoteAgentEvent } from '../../../src/postgres.js'
-import { bundleChild, type ChildProgram } from '../../support/childProcesses.js'
+import { bundleChild, type ChildProgram } from '../../support/bundleChild.js'
 import { committedEvents, until } from '../../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
@@ -18,11 +17,8 @@ let workers: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  workers = await bundleChild(
-    join(import.meta.dirname, '..', '..', 'support', 'children', 'interruptWorkerChild.ts'),
-  )
+  workers = await bundleChild('interruptWorkerChild', { deadlineMs: 120_000 })
 }, 120_000)
-afterEach(() => workers.killAll())
 afterAll(async () => {
   workers.remove()
   await db.drop()
@@ -32,7 +28,7 @@ const turnsEnded = async (session: string): Promise<number> =>
   (await committedEvents(db.pool, session)).filter((e) => e.type === 'turn/end').length
 
 it('R68, R71, R72: a client cuts the answer a worker process streams, then cancels the tool call it sees start there', async () => {
-  const worker = workers.start({ DATABASE_URL: db.url })
+  const worker = workers.start({ env: { DATABASE_URL: db.url } })
   await worker.line(/^ready$/)
   const session = 'interrupted-in-a-worker'
   const client = connectSessions(db.pool, { pollMs: 100 })

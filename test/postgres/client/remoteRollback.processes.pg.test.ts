@@ -3,11 +3,10 @@
  * turns there. A rollback stored right behind a followup waits for the followup's turn to end and
  * undoes that turn, whether the worker reads both rows at once or one by one.
  */
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Message } from '../../../src/index.js'
 import { connectSessions, migrate } from '../../../src/postgres.js'
-import { bundleChild, type ChildProgram } from '../../support/childProcesses.js'
+import { bundleChild, type ChildProgram } from '../../support/bundleChild.js'
 import { committedEvents, until } from '../../support/postgresOwner.js'
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
@@ -16,9 +15,8 @@ let workers: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  workers = await bundleChild(join(import.meta.dirname, '..', '..', 'support', 'children', 'workerChild.ts'))
+  workers = await bundleChild('workerChild', { deadlineMs: 60_000 })
 }, 120_000)
-afterEach(() => workers.killAll())
 afterAll(async () => {
   workers.remove()
   await db.drop()
@@ -31,7 +29,7 @@ const turnsEnded = async (session: string): Promise<number> =>
   (await committedEvents(db.pool, session)).filter((e) => e.type === 'turn/end').length
 
 it('R77: a client undoes turns a worker process ran: at once while idle, and after the turn of a followup stored just before', async () => {
-  const worker = workers.start({ DATABASE_URL: db.url, CONCURRENCY: '2' })
+  const worker = workers.start({ env: { DATABASE_URL: db.url, CONCURRENCY: '2' } })
   await worker.line(/^ready$/)
   const session = 'rollback-in-a-worker'
   const client = connectSessions(db.pool, { pollMs: 100 })

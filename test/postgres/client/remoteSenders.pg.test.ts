@@ -3,10 +3,9 @@
  * send into one session at once. Every send is stored exactly once, the journal numbers leave
  * no gap and no duplicate, and each client's sends keep the order it made them in.
  */
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { migrate, openPostgresSession } from '../../../src/postgres.js'
-import { bundleChild, type ChildProgram } from '../../support/childProcesses.js'
+import { bundleChild, type ChildProgram } from '../../support/bundleChild.js'
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
@@ -14,16 +13,17 @@ let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, '..', '..', 'support', 'children', 'senderChild.ts'))
+  program = await bundleChild('senderChild', { deadlineMs: 60_000 })
 }, 60_000)
-afterEach(() => program.killAll())
 afterAll(async () => {
   program.remove()
   await db.drop()
 })
 
 it('R55: sends racing from three processes are each stored once, and each process keeps its order', async () => {
-  const senders = [1, 2, 3].map(() => program.start({ DATABASE_URL: db.url, SESSION: 'crowd', COUNT: '30' }))
+  const senders = [1, 2, 3].map(() =>
+    program.start({ env: { DATABASE_URL: db.url, SESSION: 'crowd', COUNT: '30' } }),
+  )
   await Promise.all(senders.map((s) => s.line(/^done$/)))
   const sent = senders.map((s) => s.lines.filter((l) => l.startsWith('id ')).map((l) => l.slice(3)))
   const { rows } = await db.pool.query(

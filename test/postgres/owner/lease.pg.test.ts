@@ -5,12 +5,11 @@
  * once it runs again. The events table records each row's writer epoch: along `seq` the epochs
  * never go down, which is what "two owners never both append" leaves behind.
  */
-import { join } from 'node:path'
 import { from, lastValueFrom } from 'rxjs'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SessionStoreError } from '../../../src/index.js'
 import { migrate, openPostgresSession } from '../../../src/postgres.js'
-import { bundleChild, type ChildProgram } from '../../support/childProcesses.js'
+import { bundleChild, type ChildProgram } from '../../support/bundleChild.js'
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
@@ -18,16 +17,15 @@ let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, '..', '..', 'support', 'children', 'leaseChild.ts'))
+  program = await bundleChild('leaseChild', { deadlineMs: 60_000 })
 }, 60_000)
-afterEach(() => program.killAll())
 afterAll(async () => {
   program.remove()
   await db.drop()
 })
 
 const owner = (session: string, name: string, more: Record<string, string> = {}) =>
-  program.start({ DATABASE_URL: db.url, SESSION: session, NAME: name, ...more })
+  program.start({ env: { DATABASE_URL: db.url, SESSION: session, NAME: name, ...more } })
 
 /** `[seq, epoch]` of every event of `session`, in seq order. */
 const written = async (session: string): Promise<[number, number][]> =>

@@ -8,7 +8,7 @@
  * same `session.messages()` (see cluster/). `npm run soak:cluster` runs the same harness for
  * longer. CLUSTER_SEED replays a client mix.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { migrate } from '../../../src/postgres.js'
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 import { checkCluster, formatCounts } from './cluster/checkCluster.js'
@@ -21,10 +21,6 @@ beforeAll(async () => {
   await migrate(db.pool)
   programs = await bundleClusterPrograms()
 }, 60_000)
-afterEach(() => {
-  programs.worker.killAll()
-  programs.client.killAll()
-})
 afterAll(async () => {
   programs.worker.remove()
   programs.client.remove()

@@ -1,29 +1,23 @@
 /**
  * R57 workers, R55 remote sends applied by the owner: a worker serves every session with waiting
- * work, routes a remote steer into the running turn, releases idle sessions without discarding,
- * and when a worker is SIGKILLed another one resumes its sessions: every id a client got back is
- * delivered exactly once or settled, and no two processes ever appended to one session at once.
+ * work, routes a remote steer into the running turn, and releases idle sessions without
+ * discarding. Workers SIGKILLed in other processes, and the sessions another one resumes, are
+ * failover.pg.test.ts's.
  */
-import { join } from 'node:path'
 import { concatMap, timer } from 'rxjs'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ModelEvent, SessionEvent } from '../../../src/index.js'
 import { connectSessions, createWorker, migrate } from '../../../src/postgres.js'
 import { scriptedModel } from '../../../src/testing.js'
-import { bundleChild, type ChildProgram } from '../../support/childProcesses.js'
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 import { until } from '../../support/until.js'
 
 let db: TestDatabase
-let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, '..', '..', 'support', 'children', 'workerChild.ts'))
 }, 60_000)
-afterEach(() => program.killAll())
 afterAll(async () => {
-  program.remove()
   await db.drop()
 })
 

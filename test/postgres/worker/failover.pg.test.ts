@@ -6,11 +6,11 @@
  * keep their order; along each session's `seq` the writers' epochs never go down (no two owners
  * appended at once); and every session opens again.
  */
-import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { AgentMessageId, SessionEvent } from '../../../src/index.js'
 import { connectSessions, migrate, openPostgresSession } from '../../../src/postgres.js'
-import { bundleChild, type Child, type ChildProgram } from '../../support/childProcesses.js'
+import { bundleChild, type ChildProgram } from '../../support/bundleChild.js'
+import type { Child } from '../../support/childProcesses.js'
 import { createTestDatabase, type TestDatabase } from '../../support/testDatabase.js'
 
 let db: TestDatabase
@@ -18,9 +18,8 @@ let program: ChildProgram
 beforeAll(async () => {
   db = await createTestDatabase()
   await migrate(db.pool)
-  program = await bundleChild(join(import.meta.dirname, '..', '..', 'support', 'children', 'workerChild.ts'))
+  program = await bundleChild('workerChild', { deadlineMs: 120_000 })
 }, 60_000)
-afterEach(() => program.killAll())
 afterAll(async () => {
   program.remove()
   await db.drop()
@@ -31,7 +30,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 it('R57, R52, R54: SIGKILLed workers lose nothing; every id is delivered once or settled', async () => {
   const sessions = Array.from({ length: 8 }, (_, i) => `fleet-${i}`)
   const startWorker = async (): Promise<Child> => {
-    const child = program.start({ DATABASE_URL: db.url, CONCURRENCY: '8' })
+    const child = program.start({ env: { DATABASE_URL: db.url, CONCURRENCY: '8' } })
     await child.line(/^ready$/)
     return child
   }

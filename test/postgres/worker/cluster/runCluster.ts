@@ -7,11 +7,11 @@
  * id is delivered or settled and the workers are quiet, and stops them. The checks read the
  * database afterwards (checkCluster.ts).
  */
-import { join } from 'node:path'
 import type pg from 'pg'
 import type { AgentMessageId } from '../../../../src/index.js'
 import { connectSessions } from '../../../../src/postgres.js'
-import { bundleChild, type Child, type ChildProgram } from '../../../support/childProcesses.js'
+import { bundleChild, type ChildProgram } from '../../../support/bundleChild.js'
+import type { Child } from '../../../support/childProcesses.js'
 import type { OperationRecord } from './operations.js'
 import { settledIds } from './readCluster.js'
 
@@ -58,13 +58,13 @@ export type ClusterRun = {
 
 export type ClusterPrograms = { readonly worker: ChildProgram; readonly client: ChildProgram }
 
-export const bundleClusterPrograms = async (): Promise<ClusterPrograms> => {
-  const children = join(import.meta.dirname, '..', '..', '..', 'support', 'children')
-  return {
-    worker: await bundleChild(join(children, 'workerChild.ts')),
-    client: await bundleChild(join(children, 'clientChild.ts')),
-  }
-}
+/** Each child's deadline: a worker lives for a whole round of the soak. */
+const CHILD_DEADLINE_MS = 600_000
+
+export const bundleClusterPrograms = async (): Promise<ClusterPrograms> => ({
+  worker: await bundleChild('workerChild', { deadlineMs: CHILD_DEADLINE_MS }),
+  client: await bundleChild('clientChild', { deadlineMs: CHILD_DEADLINE_MS }),
+})
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** The `<session> <turn>` a child has started and not ended (`start …`/`end …` lines). */
@@ -94,11 +94,13 @@ export const runCluster = async (programs: ClusterPrograms, options: ClusterOpti
   const sessionIds = Array.from({ length: options.sessions }, (_, i) => `${options.prefix}-${i}`)
   const startWorker = async (): Promise<Child> => {
     const child = programs.worker.start({
-      DATABASE_URL: options.url,
-      CONCURRENCY: '10',
-      POOL_MAX: '14',
-      TURN: 'tool',
-      STEP_MS: String(options.stepMs),
+      env: {
+        DATABASE_URL: options.url,
+        CONCURRENCY: '10',
+        POOL_MAX: '14',
+        TURN: 'tool',
+        STEP_MS: String(options.stepMs),
+      },
     })
     await child.line(/^ready$/)
     return child
@@ -109,14 +111,16 @@ export const runCluster = async (programs: ClusterPrograms, options: ClusterOpti
   // Each session gets the sends of two clients, so their rows interleave in its journal.
   const clients = Array.from({ length: options.clients }, (_, c) =>
     programs.client.start({
-      DATABASE_URL: options.url,
-      CLIENT: String(c),
-      SESSIONS: sessionIds
-        .filter((_, s) => s % options.clients === c || (s + 1) % options.clients === c)
-        .join(','),
-      SEED: String((options.seed + c * 7_919) >>> 0),
-      OPS: String(options.operations),
-      PACE_MS: String(options.paceMs),
+      env: {
+        DATABASE_URL: options.url,
+        CLIENT: String(c),
+        SESSIONS: sessionIds
+          .filter((_, s) => s % options.clients === c || (s + 1) % options.clients === c)
+          .join(','),
+        SEED: String((options.seed + c * 7_919) >>> 0),
+        OPS: String(options.operations),
+        PACE_MS: String(options.paceMs),
+      },
     }),
   )
   let clientsDone = false
@@ -130,14 +134,16 @@ export const runCluster = async (programs: ClusterPrograms, options: ClusterOpti
   while (!clientsDone) {
     await Promise.race([sleep(options.killEveryMs), finished])
     if (clientsDone) break
-    // A victim that is driving something: wait a little for one to be mid-turn.
-    let victim: Child | undefined
-    for (let tries = 0; tries < 100 && !victim; tries++) {
-      victim = [...workers].sort((a, b) => lastCount(b, 'busy') - lastCount(a, 'busy'))[0]
-      if (victim && lastCount(victim, 'busy') === 0) victim = undefined
-      if (!victim) await sleep(10)
+    // A victim that is driving something: wait up to a second for a line that says one is mid-turn.
+    const busiest = () => {
+      const worker = [...workers].sort((a, b) => lastCount(b, 'busy') - lastCount(a, 'busy'))[0]
+      return worker && lastCount(worker, 'busy') > 0 ? worker : undefined
     }
-    victim ??= workers[0]!
+    const victim =
+      busiest() ??
+      (await Promise.any(workers.map((w) => w.waitFor('a busy worker', busiest, { withinMs: 1_000 }))).catch(
+        () => workers[0]!,
+      ))
     const killedAt = Date.now()
     victim.signal('SIGKILL')
     await victim.exit
@@ -181,7 +187,7 @@ export const runCluster = async (programs: ClusterPrograms, options: ClusterOpti
       else if (line.startsWith('error ')) errors.set(line, (errors.get(line) ?? 0) + 1)
     }
   for (const [line, n] of errors) problems.push(`workers: ${line} (${n} times)`)
-  programs.worker.killAll()
+  await Promise.all(workers.map((worker) => worker.kill()))
   return { sessionIds, records, kills, killsMidTurn, cuts, problems, timeouts }
 }
 
