@@ -102,12 +102,16 @@ export const startChild = (command: string, args: readonly string[], options: Ch
     onLine: (listener) => {
       state.listeners.add(listener)
     },
-    line: (pattern, { from = 0, stream = 'stdout', ...wait } = {}) =>
-      child.waitFor(
-        `line matching ${pattern} on ${stream}`,
-        () => state.lines[stream].slice(from).find((l) => pattern.test(l)),
-        wait,
-      ),
+    line: (pattern, { from = 0, stream = 'stdout', ...wait } = {}) => {
+      // Each line is tested once, however long the child talks before the one waited for.
+      let next = from
+      const found = () => {
+        const lines = state.lines[stream]
+        for (; next < lines.length; next++) if (pattern.test(lines[next]!)) return lines[next]
+        return undefined
+      }
+      return child.waitFor(`line matching ${pattern} on ${stream}`, found, wait)
+    },
     exitWithin: (withinMs) => state.waitFor('exit', () => state.exited, withinMs),
     waitFor: (what, check, wait = {}) => state.waitFor(what, check, wait.withinMs),
     write: (text) => {
