@@ -2,11 +2,12 @@ import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 /**
- * The tests that need a PostgreSQL server, the files directly in test/postgres/ and every
- * `*.pg.test.ts` below it: their project starts one (only when they run). The pure tests of src/postgres/'s rooms (test/postgres/owner/,
- * test/postgres/worker/, …) need none and run with the rest.
+ * The tests that need a PostgreSQL server are named `*.pg.test.ts`, wherever they live (a test
+ * sits in the folder of the code it exercises: test/postgres/owner/, test/cli/, …): their project
+ * starts one (only when they run). Every other test, the pure tests of src/postgres/'s rooms
+ * included, needs none and runs with the rest.
  */
-const postgres = ['test/postgres/*.test.ts', 'test/postgres/**/*.pg.test.ts']
+const postgres = ['test/**/*.pg.test.ts']
 
 export default defineConfig({
   test: {

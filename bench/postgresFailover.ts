@@ -12,6 +12,7 @@
  */
 import pg from 'pg'
 import type { Subscription } from 'rxjs'
+import { reapChildren } from '../test/support/childProcesses.js'
 import {
   benchDatabase,
   lineAfter,
@@ -128,7 +129,7 @@ try {
     )
   }
 } finally {
-  program.killAll()
+  await reapChildren()
   program.remove()
   await watcher.end()
   await client.close()

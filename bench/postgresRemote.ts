@@ -12,6 +12,7 @@
  */
 import type { Subscription } from 'rxjs'
 import type { AgentMessageId } from '../src/index.js'
+import { reapChildren } from '../test/support/childProcesses.js'
 import {
   benchDatabase,
   lineAfter,
@@ -165,7 +166,7 @@ try {
   )
 } finally {
   for (const s of following) s.unsubscribe()
-  program.killAll()
+  await reapChildren()
   program.remove()
   await client.close()
   await db.close()

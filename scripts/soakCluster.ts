@@ -1,6 +1,6 @@
 /**
  * Soak run of the cluster test (R57, R52, R54, R55): `npm run soak:cluster` runs the harness of
- * test/postgres/cluster.test.ts round after round, each round with fresh sessions and more
+ * test/postgres/worker/cluster.pg.test.ts round after round, each round with fresh sessions and more
  * operations than the test, until CLUSTER_SECONDS (default 180) have passed or CLUSTER_ROUNDS
  * rounds are done, and prints each round's counts and the totals: operations by kind,
  * delivered, discarded, refused, kills, sessions, epochs. Any violation prints the seed and the
@@ -15,8 +15,13 @@
  */
 import pg from 'pg'
 import { migrate } from '../src/postgres.js'
-import { type ClusterCounts, checkCluster, formatCounts } from '../test/postgres/cluster/checkCluster.js'
-import { bundleClusterPrograms, runCluster } from '../test/postgres/cluster/runCluster.js'
+import {
+  type ClusterCounts,
+  checkCluster,
+  formatCounts,
+} from '../test/postgres/worker/cluster/checkCluster.js'
+import { bundleClusterPrograms, runCluster } from '../test/postgres/worker/cluster/runCluster.js'
+import { reapChildren } from '../test/support/childProcesses.js'
 import { startServerProcess } from '../test/support/postgresServerProcess.js'
 
 const seconds = Number(process.env.CLUSTER_SECONDS ?? 180)
@@ -111,8 +116,7 @@ try {
     }
   }
 } finally {
-  programs.worker.killAll()
-  programs.client.killAll()
+  await reapChildren()
   programs.worker.remove()
   programs.client.remove()
   await pool?.end()

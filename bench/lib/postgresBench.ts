@@ -5,7 +5,8 @@
  */
 import { join } from 'node:path'
 import pg from 'pg'
-import { bundleChild, type Child, type ChildProgram } from '../../test/support/childProcesses.js'
+import { bundleChild, type ChildProgram } from '../../test/support/bundleChild.js'
+import type { Child } from '../../test/support/childProcesses.js'
 import { startServerProcess } from '../../test/support/postgresServerProcess.js'
 
 /** Milliseconds on a clock that child processes share: `performance.now()` from the wall clock. */
@@ -54,40 +55,21 @@ export const benchDatabase = async (name: string, poolMax = 8): Promise<BenchDat
 
 /** bench/children/workerChild.ts, bundled (esbuild, as the build does) to run with plain node. */
 export const workerProgram = (): Promise<ChildProgram> =>
-  bundleChild(join(import.meta.dirname, '..', 'children', 'workerChild.ts'))
+  bundleChild(join(import.meta.dirname, '..', 'children', 'workerChild.ts'), { deadlineMs: 600_000 })
 
 /** Starts a worker child and waits for its `ready`. */
 export const startWorker = async (program: ChildProgram, env: Record<string, string>): Promise<Child> => {
-  const child = program.start(env)
+  const child = program.start({ env })
   await child.line(/^ready$/)
   return child
 }
 
 /**
- * The first line of `child` at index `from` or later that matches `pattern`, checked every 2 ms;
+ * The first line of `child` at index `from` or later that matches `pattern`, as it comes;
  * rejects after `timeoutMs` or when the child exits first.
  */
-export const lineAfter = async (
-  child: Child,
-  pattern: RegExp,
-  from: number,
-  timeoutMs = 30_000,
-): Promise<string> => {
-  let exited = false
-  void child.exit.then(() => {
-    exited = true
-  })
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const found = child.lines.slice(from).find((l) => pattern.test(l))
-    if (found !== undefined) return found
-    if (exited || Date.now() > until)
-      throw new Error(
-        `worker ${child.pid}: no line ${pattern} ${exited ? '(it exited)' : `in ${timeoutMs} ms`}`,
-      )
-    await sleep(2)
-  }
-}
+export const lineAfter = (child: Child, pattern: RegExp, from: number, timeoutMs = 30_000): Promise<string> =>
+  child.line(pattern, { from, withinMs: timeoutMs })
 
 /** Waits until `done()` holds, checking every 2 ms; rejects after `timeoutMs` naming `what`. */
 export const until = async (done: () => boolean, what: string, timeoutMs = 30_000): Promise<void> => {

@@ -1,4 +1,3 @@
-import { spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
@@ -12,7 +11,9 @@ import {
   messageStart,
   textBlock,
 } from '../support/anthropicServer.js'
+import { runChild, startChild } from '../support/childProcesses.js'
 import { answer, closeServers, inTurn, serve } from '../support/openaiServer.js'
+import { until } from '../support/until.js'
 
 /**
  * `steerable --provider …`: the terminal app on an AI SDK provider package, loaded with a dynamic
@@ -48,12 +49,7 @@ const cleanEnv = (extra: Record<string, string>) => {
 }
 
 const runSync = (args: readonly string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [cli, ...args], {
-    input: '',
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: cleanEnv(env),
-  })
+  runChild(process.execPath, [cli, ...args], { deadlineMs: 60_000, env: cleanEnv(env) })
 
 describe('steerable --provider', () => {
   it('steers a Claude turn: @ai-sdk/anthropic with the key from ANTHROPIC_API_KEY, against a local Messages server', async () => {
@@ -72,33 +68,22 @@ describe('steerable --provider', () => {
         message('end_turn', textBlock('A correction mid-turn.')),
       ),
     )
-    const child = spawn(
+    const child = startChild(
       process.execPath,
       [cli, '--provider', 'anthropic', '--model', 'claude-test', '--base-url', server.baseURL, '--events'],
-      { env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-cli-test-key' }), stdio: ['pipe', 'pipe', 'pipe'] },
+      { deadlineMs: 60_000, env: cleanEnv({ ANTHROPIC_API_KEY: 'sk-ant-cli-test-key' }) },
     )
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8')
-    })
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8')
-    })
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
-    const until = async (check: () => boolean) => {
-      while (!check()) {
-        if (child.exitCode !== null) throw new Error(`the app exited early:\n${stdout}\n${stderr}`)
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-    }
-    child.stdin.write('Explain steering.\n')
-    await until(() => server.received.length === 1)
+    child.write('Explain steering.\n')
+    await until(() => {
+      if (!child.running) throw new Error(`the app exited early:\n${child.lines.join('\n')}`)
+      return server.received.length === 1
+    }, 'the first request at the local server')
     // The answer is streaming and held open: the next line steers the running turn.
-    child.stdin.end('Be brief.\n')
-    await until(() => stdout.includes('enqueue(Be brief.,steering)'))
+    child.end('Be brief.\n')
+    await child.line(/enqueue\(Be brief\.,steering\)/)
     release.resolve()
-    expect(await exited).toBe(0)
+    const { code, stdout } = await child.exit
+    expect(code).toBe(0)
     expect(stdout).toContain('assistant › Steering is a long story')
     expect(stdout).toContain('you (steer) › Be brief.')
     expect(stdout).toContain('assistant › A correction mid-turn.')
@@ -112,19 +97,14 @@ describe('steerable --provider', () => {
 
   it('--provider openai --base-url URL talks Chat Completions to an OpenAI-compatible server, with no package and no key needed', async () => {
     const server = await serve(answer('Hello from a local server.'))
-    const child = spawn(
+    const child = startChild(
       process.execPath,
       [cli, '--provider', 'openai', '--model', 'local-model', '--base-url', server.baseURL],
-      { env: cleanEnv({}), stdio: ['pipe', 'pipe', 'pipe'] },
+      { deadlineMs: 60_000, env: cleanEnv({}) },
     )
-    let output = ''
-    for (const stream of [child.stdout, child.stderr])
-      stream.on('data', (chunk: Buffer) => {
-        output += chunk.toString('utf8')
-      })
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
-    child.stdin.end('Hi.\n')
-    expect(await exited, output).toBe(0)
+    child.end('Hi.\n')
+    const { code, output } = await child.exit
+    expect(code, output).toBe(0)
     expect(output).toContain('assistant › Hello from a local server.')
     expect(server.received.map((r) => r.url)).toEqual(['/v1/chat/completions'])
     expect(server.received[0]?.body).toMatchObject({ model: 'local-model', stream: true })

@@ -3,11 +3,11 @@
  * terminal and without one. The running turn ends; what waits is kept in a stored session (it
  * runs on the next start) and dropped, with a line that says so, without one.
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startChild } from '../support/childProcesses.js'
 import { buildCli, driveCli, FAST, hasPty, runCli } from '../support/cliCommand.js'
 
 /** The demo model slow enough that its turn is still running when /quit arrives. */
@@ -25,33 +25,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
  * The command without a terminal, its stdin a pipe that stays open: `hello` starts a turn, and
  * once it runs, `second` is queued and `/quit` sent. Resolves with the exit code and output.
  */
-const quitMidTurn = (args: readonly string[]) =>
-  new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      env: { ...process.env, ...SLOW, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    let output = ''
-    let quitSent = false
-    const deadline = setTimeout(() => {
-      child.kill()
-      reject(new Error(`no exit within 30 s of /quit; the output:\n${output}`))
-    }, 30_000)
-    const see = (chunk: Buffer) => {
-      output += chunk.toString('utf8')
-      if (!quitSent && output.includes('✓ ran as turn 1')) {
-        quitSent = true
-        child.stdin.write('/queue second\n/quit\n')
-      }
-    }
-    child.stdout.on('data', see)
-    child.stderr.on('data', see)
-    child.on('exit', (code) => {
-      clearTimeout(deadline)
-      resolve({ code, output })
-    })
-    child.stdin.write('hello\n')
+const quitMidTurn = async (args: readonly string[]): Promise<{ code: number | null; output: string }> => {
+  const child = startChild(process.execPath, [cli, ...args], {
+    deadlineMs: 60_000,
+    env: { ...process.env, ...SLOW, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
   })
+  child.write('hello\n')
+  await child.waitFor('✓ ran as turn 1', () =>
+    [...child.lines, ...child.stderrLines].some((line) => line.includes('✓ ran as turn 1')),
+  )
+  child.write('/queue second\n/quit\n')
+  // It must exit within 30 s of /quit.
+  const { code, output } = await child.exitWithin(30_000)
+  return { code, output }
+}
 
 describe('/quit leaves at once', () => {
   it('without a terminal: /quit while a turn runs and stdin stays open exits 0 at once, ending the turn and saying what it dropped', async () => {

@@ -3,7 +3,6 @@
  * arrive, `idleTimeoutMs` between two chunks. Real servers on 127.0.0.1 with small timeouts; a real
  * child process checks that no timer outlives its request.
  */
-import { spawn } from 'node:child_process'
 import { asapScheduler, from, lastValueFrom, tap, toArray } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -14,6 +13,7 @@ import {
   type ModelRequest,
 } from '../../src/index.js'
 import { ModelRequestError, type OpenAIModelOptions, openaiModel } from '../../src/openai.js'
+import { startChild } from '../support/childProcesses.js'
 import {
   answer,
   chunk,
@@ -147,23 +147,12 @@ describe('openaiModel: headersTimeoutMs and idleTimeoutMs', () => {
   })
 
   it('no timer outlives its request: a child process exits on its own after a timeout, a completion and an abort', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/children/timeoutChild.ts'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (data: Buffer) => {
-      stdout += data.toString()
-    })
-    child.stderr.on('data', (data: Buffer) => {
-      stderr += data.toString()
-    })
     // The pending timeouts are ten minutes: a child still alive after 20 s kept one.
-    const kill = setTimeout(() => child.kill('SIGKILL'), 20_000)
-    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
-      child.on('exit', (c, s) => resolve([c, s])),
-    )
-    clearTimeout(kill)
+    const child = startChild(process.execPath, ['--import', 'tsx', 'test/support/children/timeoutChild.ts'], {
+      deadlineMs: 20_000,
+      stdin: 'ignore',
+    })
+    const { code, signal, stdout, stderr } = await child.exit
     expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' })
     const [timedOut, completed, aborted] = stdout
       .trim()

@@ -20,7 +20,6 @@
  *
  * The child is bundled once with esbuild and run with plain `node` (tsx per spawn costs seconds).
  */
-import { spawn } from 'node:child_process'
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -35,7 +34,7 @@ import {
   type SessionEvent,
 } from '../../src/index.js'
 import { deliveredIds, replayJournal } from '../../src/session/replayJournal.js'
-import { bundleChild } from '../support/bundleChild.js'
+import { bundleChild, type ChildProgram } from '../support/bundleChild.js'
 import { SUMMARY_PIECES, summaryText } from '../support/compactionSummary.js'
 import { mulberry32 } from '../support/mulberry32.js'
 
@@ -50,7 +49,7 @@ type Run = { durable: string[]; errors: string[]; signal: NodeJS.Signals | null;
 const TURNS = 5
 const root = mkdtempSync(join(tmpdir(), 'steerable-crash-compaction-'))
 const prepared = join(root, 'prepared.jsonl')
-let childBundle = ''
+let program: ChildProgram
 let before: readonly SessionEvent[] = []
 
 const answer = (text: string): ModelEvent[] => [
@@ -59,7 +58,8 @@ const answer = (text: string): ModelEvent[] => [
 ]
 
 beforeAll(async () => {
-  childBundle = await bundleChild('crashCompactionChild', root)
+  // A wedged child is killed at its deadline, and its run says so.
+  program = await bundleChild('crashCompactionChild', { deadlineMs: 30_000 })
   let n = 0
   const agent = createAgent({ model: () => answer(`answer ${++n}`), store: fileStore(prepared) })
   for (let t = 1; t <= TURNS; t++) agent.followup(`question ${t}`)
@@ -67,63 +67,46 @@ beforeAll(async () => {
   await agent.dispose()
   before = agent.session.events
 }, 30_000)
-afterAll(() => rmSync(root, { recursive: true, force: true }))
+afterAll(() => {
+  program.remove()
+  rmSync(root, { recursive: true, force: true })
+})
 
 /**
  * Runs the child on `log` and kills it as `plan` says. Each summary piece is released once a
  * `durable` line came after it, so sends are accepted and flushed while the compaction runs.
  */
-const runChild = (log: string, seed: number, keep: number, plan: Plan): Promise<Run> =>
-  new Promise((resolve, reject) => {
-    const big = plan.kind === 'torn'
-    const child = spawn(process.execPath, [childBundle, log, String(seed), String(keep), big ? '1' : '0'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    const run: Run = { durable: [], errors: [], signal: null, timedOut: false }
-    let stderr = ''
-    let buffer = ''
-    let held = false // a piece waits for its `go`
-    let countFrom: 'summarised' | 'compaction-durable' | undefined
-    let counted = -1
-    const kill = () => child.kill('SIGKILL')
-    const guard = setTimeout(() => {
-      run.timedOut = true // a wedged child must not hang the test
-      kill()
-    }, 30_000)
-    if (plan.kind === 'after-summary') countFrom = 'summarised'
-    if (plan.kind === 'after-durable') countFrom = 'compaction-durable'
-    const release = () => {
-      held = false
-      child.stdin.write('go\n')
-    }
-    child.stdin.on('error', () => {}) // the child may die with a `go` on its way
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString()
-      for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
-        const line = buffer.slice(0, nl)
-        buffer = buffer.slice(nl + 1)
-        const [word = '', ...rest] = line.split(' ')
-        if (word === 'durable') run.durable.push(...rest.filter(Boolean))
-        if (word === 'error') run.errors.push(rest.join(' '))
-        if (word === 'piece') {
-          if (plan.kind === 'in-summary' && Number(rest[0]) === plan.piece) kill()
-          else held = true
-        } else if (word === 'durable' && held) release()
-        if (counted >= 0) counted++
-        if (word === countFrom && counted < 0) counted = 0
-        if (plan.kind !== 'in-summary' && plan.kind !== 'torn' && counted === plan.reports) kill()
-      }
-    })
-    child.on('error', reject)
-    child.on('exit', (_code, signal) => {
-      clearTimeout(guard)
-      if (signal !== 'SIGKILL') run.errors.push(`exited ${String(signal)}: ${stderr}`)
-      resolve({ ...run, signal })
-    })
+const runChild = async (log: string, seed: number, keep: number, plan: Plan): Promise<Run> => {
+  const big = plan.kind === 'torn'
+  const child = program.start({ args: [log, String(seed), String(keep), big ? '1' : '0'] })
+  const run: Run = { durable: [], errors: [], signal: null, timedOut: false }
+  let held = false // a piece waits for its `go`
+  let countFrom: 'summarised' | 'compaction-durable' | undefined
+  let counted = -1
+  const kill = () => void child.kill()
+  if (plan.kind === 'after-summary') countFrom = 'summarised'
+  if (plan.kind === 'after-durable') countFrom = 'compaction-durable'
+  const release = () => {
+    held = false
+    child.write('go\n')
+  }
+  child.onLine((line, stream) => {
+    if (stream !== 'stdout') return
+    const [word = '', ...rest] = line.split(' ')
+    if (word === 'durable') run.durable.push(...rest.filter(Boolean))
+    if (word === 'error') run.errors.push(rest.join(' '))
+    if (word === 'piece') {
+      if (plan.kind === 'in-summary' && Number(rest[0]) === plan.piece) kill()
+      else held = true
+    } else if (word === 'durable' && held) release()
+    if (counted >= 0) counted++
+    if (word === countFrom && counted < 0) counted = 0
+    if (plan.kind !== 'in-summary' && plan.kind !== 'torn' && counted === plan.reports) kill()
   })
+  const { signal, stderr, timedOut } = await child.exit
+  if (signal !== 'SIGKILL') run.errors.push(`exited ${String(signal)}: ${stderr}`)
+  return { ...run, signal, timedOut }
+}
 
 /** The reopened session: the log as the store loads it, the inbox as the journal rebuilds it. */
 const reopen = async (log: string) => {

@@ -10,21 +10,24 @@
  *
  * The child is bundled once with esbuild and run with plain `node` (tsx per spawn costs seconds).
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AgentMessageId, fileStore } from '../../src/index.js'
 import { deliveredIds, replayJournal } from '../../src/session/replayJournal.js'
-import { bundleChild } from '../support/bundleChild.js'
+import { bundleChild, type ChildProgram } from '../support/bundleChild.js'
 
 const root = mkdtempSync(join(tmpdir(), 'steerable-crash-inbox-'))
-let childBundle = ''
+let program: ChildProgram
 beforeAll(async () => {
-  childBundle = await bundleChild('crashInboxChild', root)
+  // A child that wedges is killed at its deadline: its run then has no kill plan's signal to show.
+  program = await bundleChild('crashInboxChild', { deadlineMs: 15_000 })
 }, 30_000)
-afterAll(() => rmSync(root, { recursive: true, force: true }))
+afterAll(() => {
+  program.remove()
+  rmSync(root, { recursive: true, force: true })
+})
 
 type Run = {
   restored: string[]
@@ -39,49 +42,34 @@ type Run = {
  * reported `flushes` resolved flushes, whichever comes last: the time spreads the kills over the
  * child's work on a quiet machine, the count makes every run do some on a loaded one.
  */
-const runChild = (log: string, seed: number, killAfterMs: number, flushes: number): Promise<Run> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [childBundle, log, String(seed)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const run: Run = { restored: [], durable: [], moved: [], errors: [], signal: null }
-    let buffer = ''
-    let stderr = ''
-    let timeUp = false
-    let flushed = 0
-    const killWhenDue = () => {
-      if (timeUp && flushed >= flushes) child.kill('SIGKILL')
-    }
-    const guard = setTimeout(() => child.kill('SIGKILL'), 15_000)
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString()
-      for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
-        const [word = '', ...rest] = buffer.slice(0, nl).split(' ')
-        buffer = buffer.slice(nl + 1)
-        if (word === 'ready')
-          setTimeout(() => {
-            timeUp = true
-            killWhenDue()
-          }, killAfterMs)
-        else if (word === 'restored') run.restored = rest.filter(Boolean)
-        else if (word === 'durable') {
-          run.durable.push(...rest.filter(Boolean))
-          flushed++
-          killWhenDue()
-        } else if (word === 'moved') run.moved.push(...rest.filter(Boolean))
-        else if (word === 'error') run.errors.push(rest.join(' '))
-      }
-    })
-    child.on('error', reject)
-    child.on('exit', (_code, signal) => {
-      clearTimeout(guard)
-      if (signal !== 'SIGKILL') run.errors.push(`exited ${String(signal)}: ${stderr}`)
-      resolve({ ...run, signal })
-    })
+const runChild = async (log: string, seed: number, killAfterMs: number, flushes: number): Promise<Run> => {
+  const child = program.start({ args: [log, String(seed)], stdin: 'ignore' })
+  const run: Run = { restored: [], durable: [], moved: [], errors: [], signal: null }
+  let timeUp = false
+  let flushed = 0
+  const killWhenDue = () => {
+    if (timeUp && flushed >= flushes) void child.kill()
+  }
+  child.onLine((line, stream) => {
+    if (stream !== 'stdout') return
+    const [word = '', ...rest] = line.split(' ')
+    if (word === 'ready')
+      setTimeout(() => {
+        timeUp = true
+        killWhenDue()
+      }, killAfterMs)
+    else if (word === 'restored') run.restored = rest.filter(Boolean)
+    else if (word === 'durable') {
+      run.durable.push(...rest.filter(Boolean))
+      flushed++
+      killWhenDue()
+    } else if (word === 'moved') run.moved.push(...rest.filter(Boolean))
+    else if (word === 'error') run.errors.push(rest.join(' '))
   })
+  const { signal, stderr } = await child.exit
+  if (signal !== 'SIGKILL') run.errors.push(`exited ${String(signal)}: ${stderr}`)
+  return { ...run, signal }
+}
 
 /** What the session holds after a kill, read the way a resumed agent reads it. */
 const reopen = (log: string) => {

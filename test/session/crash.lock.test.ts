@@ -8,7 +8,6 @@
  *
  * The child is bundled once with esbuild and run with plain `node`, as in test/session/crash.test.ts.
  */
-import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import {
   appendFileSync,
   chmodSync,
@@ -20,33 +19,26 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fileStore } from '../../src/index.js'
-import { bundleChild } from '../support/bundleChild.js'
-import { watchChild } from '../support/childProcesses.js'
+import { bundleChild, type ChildProgram } from '../support/bundleChild.js'
+import type { Child } from '../support/childProcesses.js'
 
 const root = mkdtempSync(join(tmpdir(), 'steerable-lock-'))
-let bundle = ''
+let program: ChildProgram
 let dir: string
 let count = 0
 
 beforeAll(async () => {
-  bundle = await bundleChild('lockChild', root)
+  program = await bundleChild('lockChild', { deadlineMs: 30_000 })
 }, 30_000)
-afterAll(() => rmSync(root, { recursive: true, force: true }))
-
-const running = new Set<ChildProcess>()
-afterEach(() => {
-  for (const child of running) child.kill('SIGKILL')
-  running.clear()
+afterAll(() => {
+  program.remove()
+  rmSync(root, { recursive: true, force: true })
 })
 
-type Child = ReturnType<typeof watchChild> & { readonly kill: () => void }
-
-const start = (args: readonly string[], options: SpawnOptions = {}): Child => {
-  const proc = spawn(process.execPath, [bundle, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...options })
-  return { ...watchChild(proc, running), kill: () => proc.kill('SIGKILL') }
-}
+const start = (args: readonly string[], user: { uid?: number; gid?: number } = {}): Child =>
+  program.start({ args, stdin: 'ignore', ...user })
 
 /** Holders in journal order; `overlaps` lists every `enter` while another process held the lock. */
 const checkJournal = (text: string) => {

@@ -10,69 +10,53 @@
  *
  * The child is bundled once with esbuild and run with plain `node`.
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { bundleChild } from '../support/bundleChild.js'
+import { bundleChild, type ChildProgram } from '../support/bundleChild.js'
 import { mulberry32 } from '../support/mulberry32.js'
 import { completePausedSession } from '../support/pausedSession.js'
-
-const root = mkdtempSync(join(tmpdir(), 'steerable-crash-pause-'))
-let childBundle = ''
-beforeAll(async () => {
-  childBundle = await bundleChild('crashPauseChild', root)
-}, 30_000)
-afterAll(() => rmSync(root, { recursive: true, force: true }))
-
-type State = { status: string; approvals: string[]; queue: string[]; outbox: string[] }
-type Run = { restored?: State; paused?: State; durable: State[]; errors: string[]; killed: boolean }
 
 /** A child that never pauses (or wedges) is killed here, and the run says so. */
 const CHILD_DEADLINE_MS = 30_000
 
+const root = mkdtempSync(join(tmpdir(), 'steerable-crash-pause-'))
+let program: ChildProgram
+beforeAll(async () => {
+  program = await bundleChild('crashPauseChild', { deadlineMs: CHILD_DEADLINE_MS })
+}, 30_000)
+afterAll(() => {
+  program.remove()
+  rmSync(root, { recursive: true, force: true })
+})
+
+type State = { status: string; approvals: string[]; queue: string[]; outbox: string[] }
+type Run = { restored?: State; paused?: State; durable: State[]; errors: string[]; killed: boolean }
+
 /** Runs the child on `log`; SIGKILLs it `killAfterMs` after its `paused` line. */
-const runChild = (log: string, seed: number, killAfterMs: number): Promise<Run> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [childBundle, log, String(seed)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const run: Run = { durable: [], errors: [], killed: false }
-    let buffer = ''
-    let stderr = ''
-    const guard = setTimeout(() => {
-      run.errors.push(`no kill within ${CHILD_DEADLINE_MS} ms: the child never reported its pause`)
-      child.kill('SIGKILL')
-    }, CHILD_DEADLINE_MS)
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString()
-      for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
-        const line = buffer.slice(0, nl)
-        buffer = buffer.slice(nl + 1)
-        const space = line.indexOf(' ')
-        const [word, rest] = space === -1 ? [line, ''] : [line.slice(0, space), line.slice(space + 1)]
-        if (word === 'restored') run.restored = JSON.parse(rest) as State
-        else if (word === 'paused') {
-          run.paused = JSON.parse(rest) as State
-          setTimeout(() => {
-            run.killed = true
-            child.kill('SIGKILL')
-          }, killAfterMs)
-        } else if (word === 'durable') run.durable.push(JSON.parse(rest) as State)
-        else if (word === 'error') run.errors.push(rest)
-      }
-    })
-    child.on('error', reject)
-    child.on('exit', (_code, signal) => {
-      clearTimeout(guard)
-      if (signal !== 'SIGKILL' || !run.killed) run.errors.push(`exited ${String(signal)}: ${stderr}`)
-      resolve(run)
-    })
+const runChild = async (log: string, seed: number, killAfterMs: number): Promise<Run> => {
+  const child = program.start({ args: [log, String(seed)], stdin: 'ignore' })
+  const run: Run = { durable: [], errors: [], killed: false }
+  child.onLine((line, stream) => {
+    if (stream !== 'stdout') return
+    const space = line.indexOf(' ')
+    const [word, rest] = space === -1 ? [line, ''] : [line.slice(0, space), line.slice(space + 1)]
+    if (word === 'restored') run.restored = JSON.parse(rest) as State
+    else if (word === 'paused') {
+      run.paused = JSON.parse(rest) as State
+      setTimeout(() => {
+        run.killed = true
+        void child.kill()
+      }, killAfterMs)
+    } else if (word === 'durable') run.durable.push(JSON.parse(rest) as State)
+    else if (word === 'error') run.errors.push(rest)
   })
+  const { signal, stderr, timedOut } = await child.exit
+  if (timedOut) run.errors.push(`no kill within ${CHILD_DEADLINE_MS} ms: the child never reported its pause`)
+  if (signal !== 'SIGKILL' || !run.killed) run.errors.push(`exited ${String(signal)}: ${stderr}`)
+  return run
+}
 
 const startsWith = (list: readonly string[], prefix: readonly string[]) =>
   prefix.every((id, i) => list[i] === id)

@@ -13,14 +13,13 @@
  * bundled once with esbuild (the bundler under tsup and tsx) and run with plain `node`: starting
  * it through tsx costs ~4x more per spawn, which 24 spawns cannot afford.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAgent, fileStore, projectMessages, type SessionEvent } from '../../src/index.js'
 import { scriptedModel } from '../../src/testing.js'
-import { bundleChild } from '../support/bundleChild.js'
+import { bundleChild, type ChildProgram } from '../support/bundleChild.js'
 import { mulberry32 } from '../support/mulberry32.js'
 
 type KillPlan =
@@ -38,66 +37,40 @@ type RunResult = {
   readonly errors: readonly string[]
   readonly signal: NodeJS.Signals | null
   readonly stderr: string
-  /** The plan never fired: the child was killed by the 10 s guard (wedged or too slow). */
+  /** The plan never fired: the child was killed at its 10 s deadline (wedged or too slow). */
   readonly timedOut: boolean
 }
 
 /** Spawns the child on `logPath`, kills it per `plan` (timed from its `ready` line). */
-const runChild = (logPath: string, seed: number, plan: KillPlan): Promise<RunResult> =>
-  new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [childBundle, logPath, String(seed), String(plan.kind === 'torn-write' ? plan.count : 0)],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    )
-    let startTurn = -1
-    const checkpointed: number[] = []
-    const errors: string[] = []
-    let flushes = 0
-    let stderr = ''
-    let buffer = ''
-    let killed = false
-    const kill = () => {
-      if (killed) return
-      killed = true
-      child.kill('SIGKILL')
-    }
-    let timedOut = false
-    const guard = setTimeout(() => {
-      timedOut = true // a wedged child must not hang the test
-      kill()
-    }, 10_000)
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString()
-      let nl = buffer.indexOf('\n')
-      while (nl !== -1) {
-        const line = buffer.slice(0, nl)
-        buffer = buffer.slice(nl + 1)
-        nl = buffer.indexOf('\n')
-        const [word, rest] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)]
-        if (word === 'ready') {
-          startTurn = Number(rest)
-          if (plan.kind === 'delay') setTimeout(kill, plan.ms)
-        } else if (word === 'checkpoint') {
-          checkpointed.push(Number(rest))
-          if (plan.kind === 'after-checkpoint' && checkpointed.length >= plan.count) kill()
-        } else if (line === 'flushing') {
-          flushes++
-          if (plan.kind === 'during-write' && flushes >= plan.count) kill()
-        } else if (word === 'error') errors.push(rest)
-      }
-    })
-    child.on('error', reject)
-    child.on('exit', (_code, signal) => {
-      clearTimeout(guard)
-      resolve({ startTurn, checkpointed, errors, signal, stderr, timedOut })
-    })
+const runChild = async (logPath: string, seed: number, plan: KillPlan): Promise<RunResult> => {
+  const child = program.start({
+    args: [logPath, String(seed), String(plan.kind === 'torn-write' ? plan.count : 0)],
+    stdin: 'ignore',
+    // A wedged child must not hang the test.
+    deadlineMs: 10_000,
   })
+  let startTurn = -1
+  const checkpointed: number[] = []
+  const errors: string[] = []
+  let flushes = 0
+  const kill = () => void child.kill()
+  child.onLine((line, stream) => {
+    if (stream !== 'stdout') return
+    const [word, rest] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)]
+    if (word === 'ready') {
+      startTurn = Number(rest)
+      if (plan.kind === 'delay') setTimeout(kill, plan.ms)
+    } else if (word === 'checkpoint') {
+      checkpointed.push(Number(rest))
+      if (plan.kind === 'after-checkpoint' && checkpointed.length >= plan.count) kill()
+    } else if (line === 'flushing') {
+      flushes++
+      if (plan.kind === 'during-write' && flushes >= plan.count) kill()
+    } else if (word === 'error') errors.push(rest)
+  })
+  const { signal, stderr, timedOut } = await child.exit
+  return { startTurn, checkpointed, errors, signal, stderr, timedOut }
+}
 
 /**
  * The log is well formed: `seq` 1, 2, 3 … contiguous; turns never nest; every step/start has its
@@ -176,11 +149,14 @@ const unansweredCalls = (events: readonly SessionEvent[]): string[] => {
 }
 
 const root = mkdtempSync(join(tmpdir(), 'steerable-crash-'))
-let childBundle = ''
+let program: ChildProgram
 beforeAll(async () => {
-  childBundle = await bundleChild('crashChild', root)
+  program = await bundleChild('crashChild', { deadlineMs: 10_000 })
 }, 30_000)
-afterAll(() => rmSync(root, { recursive: true, force: true }))
+afterAll(() => {
+  program.remove()
+  rmSync(root, { recursive: true, force: true })
+})
 
 describe('crash safety (R35, R36, R37, V6)', () => {
   it('R36, R37, V6: SIGKILL at random moments never loses a checkpointed turn; resume continues', async () => {

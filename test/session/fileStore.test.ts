@@ -2,7 +2,6 @@
  * `fileStore(path)` on bad and interrupted logs (R35, R37), the writer lock, history vs store
  * precedence, resume, and durability of `dispose()` / `session.flush()`.
  */
-import { spawnSync } from 'node:child_process'
 import {
   existsSync,
   mkdtempSync,
@@ -29,6 +28,7 @@ import {
 } from '../../src/index.js'
 import { scriptedModel } from '../../src/testing.js'
 import { record } from '../support/agents.js'
+import { runChild } from '../support/childProcesses.js'
 
 let dir: string
 beforeEach(() => {
@@ -290,7 +290,7 @@ describe('fileStore: one writer per file (R29, R35)', () => {
   it('R35: a stale lock whose pid is dead is taken over', () => {
     const path = logAt()
     writeFileSync(path, lines(SESSION))
-    const dead = spawnSync(process.execPath, ['-e', '']).pid
+    const dead = runChild(process.execPath, ['-e', ''], { deadlineMs: 30_000 }).pid
     expect(dead).toBeGreaterThan(0)
     writeFileSync(`${path}.lock`, String(dead))
     const store = fileStore(path)

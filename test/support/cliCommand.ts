@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
+import { runChild } from './childProcesses.js'
 
 /**
  * The `steerable` command for end-to-end tests. It is bundled once with esbuild and run with
@@ -32,15 +32,14 @@ export const runCli = (
   args: readonly string[] = [],
   env: Record<string, string> = FAST,
 ) =>
-  spawnSync(process.execPath, [cli, ...args], {
+  runChild(process.execPath, [cli, ...args], {
     input,
-    encoding: 'utf8',
-    timeout: 60_000,
+    deadlineMs: 60_000,
     env: { ...process.env, ...env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
   })
 
 /** Whether Python's pty module is there to drive the terminal app. */
-export const hasPty = spawnSync('python3', ['-c', 'import pty'], { encoding: 'utf8' }).status === 0
+export const hasPty = runChild('python3', ['-c', 'import pty'], { deadlineMs: 30_000 }).status === 0
 
 /** Plays `steps` against the command in a pseudo-terminal; returns the ANSI-free screen output. */
 export const driveCli = (
@@ -49,14 +48,10 @@ export const driveCli = (
   args: readonly string[],
   env: Record<string, string>,
 ) => {
-  const result = spawnSync(
+  const result = runChild(
     'python3',
     ['test/support/ptyDrive.py', JSON.stringify(steps), '--', process.execPath, cli, ...args],
-    {
-      encoding: 'utf8',
-      timeout: 90_000,
-      env: { ...process.env, ...env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
-    },
+    { deadlineMs: 90_000, env: { ...process.env, ...env, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } },
   )
   return { status: result.status, output: result.stdout, error: result.stderr }
 }

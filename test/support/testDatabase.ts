@@ -14,8 +14,16 @@ export type TestDatabase = {
   drop(): Promise<void>
 }
 
+/** The run's server, provided only to the `postgres` project (vitest.config.ts). */
+const adminUrl = (): string => {
+  const url = inject('postgresAdminUrl')
+  if (url === undefined)
+    throw new Error('no PostgreSQL server in this run: name a test file that needs one *.pg.test.ts')
+  return url
+}
+
 const withAdmin = async <T>(run: (client: pg.Client) => Promise<T>): Promise<T> => {
-  const client = new pg.Client({ connectionString: inject('postgresAdminUrl') })
+  const client = new pg.Client({ connectionString: adminUrl() })
   // Its errors reach the awaited query; one between queries (a server restart) must not crash the run.
   client.on('error', () => {})
   await client.connect()
@@ -29,7 +37,7 @@ const withAdmin = async <T>(run: (client: pg.Client) => Promise<T>): Promise<T> 
 export const createTestDatabase = async (): Promise<TestDatabase> => {
   const name = `steerable_test_${randomBytes(6).toString('hex')}`
   await withAdmin((admin) => admin.query(`CREATE DATABASE ${name}`))
-  const url = new URL(inject('postgresAdminUrl'))
+  const url = new URL(adminUrl())
   url.pathname = `/${name}`
   const pool = new pg.Pool({ connectionString: url.href, max: 8 })
   // A connection the server ends (a test that terminates backends) must not crash the run.

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,6 +9,7 @@ import { createAgent, defineTool } from '../../src/index.js'
 import { scriptedModel } from '../../src/testing.js'
 import type { TimelineRecord } from '../../src/timeline.js'
 import { record } from '../../src/timeline.js'
+import { runChild } from './childProcesses.js'
 import { scenarios } from './scenarios.js'
 
 const stepStarted = (agent: Agent) =>
@@ -85,10 +85,9 @@ export const marbleRecords = (): { name: string; record: TimelineRecord }[] => {
       (f) => f.endsWith('.spec.ts') && readFileSync(join('marbles', f), 'utf8').includes('scenario('),
     )
     const vitest = join('node_modules', 'vitest', 'vitest.mjs')
-    spawnSync(process.execPath, [vitest, 'run', '--reporter=dot', ...specs.map((f) => join('marbles', f))], {
+    runChild(process.execPath, [vitest, 'run', '--reporter=dot', ...specs.map((f) => join('marbles', f))], {
       env: { ...process.env, STEERABLE_RECORD_MARBLES: dir },
-      stdio: 'ignore',
-      timeout: 300_000,
+      deadlineMs: 300_000,
     })
     return readdirSync(dir).map(
       (f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { name: string; record: TimelineRecord },

@@ -3,7 +3,6 @@
  * demo model, whose `delete_file` tool needs approval. The page shows the paused state and the
  * pending call with its arguments; the reason box and the Deny and Approve buttons decide it.
  */
-import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,7 +14,6 @@ import { buildServeCommand, type ServeProcess, startServe } from '../support/ser
 
 const root = mkdtempSync(join(tmpdir(), 'steerable-serve-approvals-'))
 const session = join(root, 'session.jsonl')
-const running = new Set<ChildProcess>()
 let served: ServeProcess
 let browser: Browser
 
@@ -30,16 +28,12 @@ const chatLine = (page: Page, text: string) =>
 describeBrowser('steerable serve: approvals in a browser', () => {
   beforeAll(async () => {
     // --demo-speed 5: the demo's words and its tool go five times as fast.
-    served = await startServe(
-      await buildServeCommand(root),
-      ['--session', session, '--demo-speed', '5'],
-      running,
-    )
+    served = await startServe(await buildServeCommand(root), ['--session', session, '--demo-speed', '5'])
     browser = await launch()
   }, 180_000)
   afterAll(async () => {
     await browser?.close()
-    for (const child of running) child.kill('SIGKILL')
+    await served?.child.kill()
     rmSync(root, { recursive: true, force: true })
   })
 

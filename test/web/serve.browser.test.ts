@@ -1,13 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { SessionEvent } from '../../src/index.js'
 import { chatLine } from '../../src/web/app/renderChat.js'
 import { ARTIFACTS, describeBrowser, launch, watchedPage } from '../support/browser.js'
+import { buildServeCommand, type ServeProcess, startServe } from '../support/serveProcess.js'
 
 /**
  * `steerable serve` end to end: the command and its page script are built as the package builds
@@ -16,45 +15,14 @@ import { ARTIFACTS, describeBrowser, launch, watchedPage } from '../support/brow
  */
 const root = mkdtempSync(join(tmpdir(), 'steerable-serve-'))
 const session = join(root, 'session.jsonl')
-let server: ChildProcess | undefined
+let server: ServeProcess | undefined
 let url = ''
 let browser: Browser
 
 const startServer = async () => {
-  const common = { bundle: true, target: 'es2020', logLevel: 'silent' } as const
-  await build({
-    ...common,
-    entryPoints: ['src/cli.ts'],
-    platform: 'node',
-    format: 'esm',
-    outfile: join(root, 'cli.mjs'),
-  })
-  await build({
-    ...common,
-    entryPoints: ['src/web/app/main.ts'],
-    platform: 'browser',
-    format: 'iife',
-    outfile: join(root, 'webapp.js'),
-  })
-  server = spawn(process.execPath, [join(root, 'cli.mjs'), 'serve', '--port', '0', '--session', session], {
-    env: {
-      ...process.env,
-      STEERABLE_DEMO_WORD_MS: '5',
-      STEERABLE_DEMO_TOOL_MS: '600000',
-      OPENAI_BASE_URL: '',
-      OPENAI_API_KEY: '',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  url = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    server!.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const found = /serving (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)
-      if (found) resolve(found[1]!)
-    })
-    server!.once('exit', (code) => reject(new Error(`steerable serve exited (${code}): ${out}`)))
-  })
+  const cli = await buildServeCommand(root)
+  server = await startServe(cli, ['--session', session], { STEERABLE_DEMO_TOOL_MS: '600000' })
+  url = server.url
 }
 
 /** Types `text` into the prompt and presses `key` (Enter steers, or prompts while idle; Tab queues). */
@@ -76,7 +44,7 @@ describeBrowser('steerable serve in a browser', () => {
   }, 180_000)
   afterAll(async () => {
     await browser?.close()
-    server?.kill('SIGKILL')
+    await server?.child.kill()
     rmSync(root, { recursive: true, force: true })
   })
 
@@ -114,8 +82,8 @@ describeBrowser('steerable serve in a browser', () => {
     const shown = await chat(page)
     expect(errors).toStrictEqual([])
 
-    server!.kill('SIGTERM')
-    await new Promise((resolve) => server!.once('exit', resolve))
+    server!.child.signal('SIGTERM')
+    await server!.child.exit
     const log = readFileSync(session, 'utf8')
       .split('\n')
       .filter((line) => line !== '')

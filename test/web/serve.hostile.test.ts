@@ -2,7 +2,6 @@
  * `steerable serve` as a real process on 127.0.0.1, given requests a hostile client sends: each is
  * refused with a status, and the process goes on serving (it used to exit on both).
  */
-import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,22 +10,21 @@ import { call } from '../support/rawHttp.js'
 import { buildServeCommand, type ServeProcess, startServe } from '../support/serveProcess.js'
 
 const root = mkdtempSync(join(tmpdir(), 'steerable-serve-hostile-'))
-const running = new Set<ChildProcess>()
 const TOKEN = 's3cret'
 let served: ServeProcess
 
 beforeAll(async () => {
-  served = await startServe(await buildServeCommand(root), ['--token', TOKEN], running)
+  served = await startServe(await buildServeCommand(root), ['--token', TOKEN])
 }, 120_000)
-afterAll(() => {
-  for (const child of running) child.kill('SIGKILL')
+afterAll(async () => {
+  await served?.child.kill()
   rmSync(root, { recursive: true, force: true })
 })
 
 /** The process still answers: the page, with the right token. */
 const stillServes = async () => {
   expect((await call(`${served.url}?token=${TOKEN}`)).status).toBe(200)
-  expect(running.size).toBe(1)
+  expect(served.child.running).toBe(true)
 }
 
 describe('steerable serve: hostile requests', () => {

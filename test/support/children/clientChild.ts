@@ -1,8 +1,8 @@
 /**
  * A client process of the cluster test: `connectSessions` on DATABASE_URL, then OPS operations
- * drawn from the table in cluster/operations.ts with a seeded random (SEED), each into one of
- * SESSIONS (comma-separated; half the time the previous operation's), PACE_MS apart on average,
- * without waiting for the earlier ones.
+ * drawn from the table in test/postgres/worker/cluster/operations.ts with a seeded random
+ * (SEED), each into one of SESSIONS (comma-separated; half the time the previous operation's),
+ * PACE_MS apart on average, without waiting for the earlier ones.
  * An operation that needs a target picks one of this client's earlier sends to that session, so
  * the mix depends on the seed alone. Prints `op <json record>` as each operation resolves (or
  * with `error` as it fails), then `done`. Environment: DATABASE_URL, CLIENT, SESSIONS, SEED, OPS,
@@ -11,7 +11,7 @@
 import pg from 'pg'
 import type { AgentMessageId } from '../../../src/index.js'
 import { connectSessions } from '../../../src/postgres.js'
-import { OPERATIONS, type OperationRecord, pickOperation } from '../../postgres/cluster/operations.js'
+import { OPERATIONS, type OperationRecord, pickOperation } from '../../postgres/worker/cluster/operations.js'
 import { mulberry32 } from '../mulberry32.js'
 
 const env = (name: string) => process.env[name] ?? ''
