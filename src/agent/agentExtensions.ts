@@ -1,8 +1,10 @@
+import type { Observable } from 'rxjs'
 import type { Agent, DecisionOptions } from '../contracts/agent.js'
 import { ApprovalNotPendingError, ToolCallNotRunning } from '../contracts/errors.js'
 import type { AgentCancelCause, AgentMessageId, CancelOptions, SendInput } from '../contracts/messages.js'
 import type { RemoteApplied, RemoteEdit, RemoteEditApplied, RemoteSend } from '../contracts/remote.js'
 import { selectIsPending, selectWakingHumanPrompts } from '../machine/selectors.js'
+import type { DeliveryState } from '../machine/state.js'
 import type { Driver } from '../runtime/driver.js'
 import type { AgentExtensions } from '../runtime/extensions.js'
 import type { AddedPromptSubmit } from '../runtime/hookSet.js'
@@ -24,6 +26,10 @@ export class Extensions implements AgentExtensions {
     this.#agent = agent
     this.#driver = driver
     this.#parts = parts
+  }
+
+  get snapshots$(): Observable<DeliveryState> {
+    return this.#driver.snapshots$
   }
 
   /** How many times the agent's engine was built (tests read it to see that releases happen). */

@@ -5,6 +5,7 @@ import { type DeliveryState, initialState } from '../machine/state.js'
 import { checkAgentOptions } from '../messages/checkAgentOptions.js'
 import { mintSessionId } from '../messages/mint.js'
 import { Driver } from '../runtime/driver.js'
+import type { EngineConfig } from '../runtime/engine.js'
 import { HookSet } from '../runtime/hookSet.js'
 import { Summarizers } from '../runtime/summarizers.js'
 import { boundedStore } from '../session/boundedStore.js'
@@ -34,13 +35,24 @@ import { budgetState, pausedState } from './restorePause.js'
  * await agent.whenIdle()
  * @throws InvalidInputError when an option is invalid (every problem is listed).
  */
-export const createAgent = (options: AgentOptions): Agent => openAgent(options, true)
+export const createAgent = (options: AgentOptions): Agent => openAgent(options, RELEASING)
+
+/** How `openAgent` makes an agent beyond its options: for the tests of the driver. */
+export type Opening = {
+  /** Release the engine when quiescent (false in the test that compares the two). */
+  readonly release: boolean
+  /** The reducer, wrapped by the test that records what it produced. */
+  readonly reduce?: EngineConfig<Agent>['reduce']
+}
+
+const RELEASING: Opening = Object.freeze({ release: true })
 
 /**
- * `createAgent`, with the choice whether the engine is released when the agent is quiescent: the
- * test that compares an agent that releases with one that never does makes the second with it.
+ * `createAgent`, with the choice whether the engine is released when the agent is quiescent (the
+ * test that compares an agent that releases with one that never does makes the second with it),
+ * and of a reducer that records what it produced (the test of `snapshots$`).
  */
-export const openAgent = (options: AgentOptions, release: boolean): Agent => {
+export const openAgent = (options: AgentOptions, opening: Opening): Agent => {
   const checked = checkAgentOptions(options)
   const { model, scheduler, instructions, hooks, tools, maxParallel, flushTimeoutMs, maxQueued } = checked
   // The sources' current lists are read now, so two tools with one name fail the creation (R100).
@@ -95,7 +107,8 @@ export const openAgent = (options: AgentOptions, release: boolean): Agent => {
         transcript,
         summarizers: parts.summarizers,
         store,
-        release,
+        release: opening.release,
+        ...(opening.reduce === undefined ? {} : { reduce: opening.reduce }),
       },
       state,
     )

@@ -1,6 +1,8 @@
+import type { Observable } from 'rxjs'
 import type { Agent } from '../contracts/agent.js'
 import type { PromptDecision, PromptSubmitArgs } from '../contracts/hooks.js'
 import type { RemoteApplied, RemoteEdit, RemoteEditApplied, RemoteSend } from '../contracts/remote.js'
+import type { DeliveryState } from '../machine/state.js'
 
 type PromptSubmitHook = (args: PromptSubmitArgs<Agent>) => PromptDecision | undefined
 
@@ -9,6 +11,11 @@ type PromptSubmitHook = (args: PromptSubmitArgs<Agent>) => PromptDecision | unde
  * adds a `promptSubmit` hook that runs before the user's). Not exported from the package.
  */
 export type AgentExtensions = {
+  /**
+   * The agent's state on subscribe, then after each reduction (the driver's `snapshots$`): what a
+   * companion reads through `machine/selectors.ts` to follow the agent without its events.
+   */
+  readonly snapshots$: Observable<DeliveryState>
   /** How many times the agent's engine was built (tests read it to see that releases happen). */
   readonly engineBuilds: number
   /** Adds a hook that runs before the agent's own `promptSubmit` hooks; returns its removal. */

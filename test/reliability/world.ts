@@ -3,7 +3,7 @@
  * from creation), the invariant operators, the reentrant subscribers, and the top-level calls.
  */
 import type { TestScheduler } from 'rxjs/testing'
-import { openAgent } from '../../src/agent/createAgent.js'
+import { type Opening, openAgent } from '../../src/agent/createAgent.js'
 import type { Agent, SessionStore } from '../../src/index.js'
 import { makeCalls, type Staging } from './calls.js'
 import { makeHistoryCalls } from './history/calls.js'
@@ -32,6 +32,10 @@ export type World = {
 export type WorldOptions = {
   /** `false`: an agent whose engine is never released (the release property compares the two). */
   readonly release?: boolean
+  /** A reducer around the agent's own (the test of `snapshots$` records what it produced). */
+  readonly reduce?: Opening['reduce']
+  /** Told of the agent as soon as it is made, before anything subscribes to it. */
+  readonly opened?: (agent: Agent) => void
   /** A store for the agent (the default keeps events in memory and flushes at once). */
   readonly store?: (scheduler: TestScheduler) => SessionStore
 }
@@ -87,7 +91,11 @@ export const buildWorld = (schedule: Schedule, scheduler: TestScheduler, made: W
     ...(plan.maxQueued === null ? {} : { maxQueued: plan.maxQueued }),
     ...(made.store ? { store: made.store(scheduler) } : {}),
   }
-  agent = openAgent(options, made.release ?? true)
+  agent = openAgent(options, {
+    release: made.release ?? true,
+    ...(made.reduce ? { reduce: made.reduce } : {}),
+  })
+  made.opened?.(agent)
 
   const steering = record(agent, log, scheduler)
   const fired = subscribeReactions(agent, schedule, call)
