@@ -25,6 +25,10 @@ const folders = {
   // runtime: a quit lets go of a stored session as a PostgreSQL owner does (src/cli/quitNow.ts).
   cli: ['contracts', 'messages', 'adapterKit', 'web', 'entry', 'runtime'],
   postgres: ['contracts', 'messages', 'session', 'runtime', 'agent'],
+  // The companion seat: capabilities that own other agents or tool servers beside an agent (child
+  // agents, MCP toolsets). Above the agent: they may make agents and read their state; nothing
+  // below imports them.
+  companions: ['contracts', 'messages', 'machine', 'runtime', 'session', 'tools', 'agent'],
 }
 const all = Object.keys(folders)
 

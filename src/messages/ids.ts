@@ -41,7 +41,8 @@ const freshRandomPart = (): string => ulid(1, pooledPrng).slice(TIME_LEN)
  * Why not `monotonicFactory` itself: it re-encodes the time and increments by string surgery on
  * every call, about 30 short concatenations per id, and the result is a rope of cons strings
  * (~130 heap bytes per retained id, more than the rest of a queued message). Here the 26
- * character codes live in one array and each id is built once, as one flat 26-byte string.
+ * character codes live in one array; the first 25 are made into a string once per run of ids
+ * that share them, and each id is that string and its last character.
  *
  * @param now The clock for the time part; pass the scheduler's `now` to follow virtual time.
  * @param randomPart 16 Crockford base32 characters for a new millisecond (tests pin it).
@@ -52,6 +53,8 @@ export const createIdMinter = (
 ): (() => AgentMessageId) => {
   const codes: number[] = new Array<number>(ID_LEN).fill(ZERO)
   let lastTime = -1
+  /** The first 25 characters of the last id, while only its last character moves. */
+  let prefix: string | undefined
   const write = (text: string, from: number): void => {
     for (let i = 0; i < text.length; i++) codes[from + i] = text.charCodeAt(i)
   }
@@ -62,6 +65,7 @@ export const createIdMinter = (
     if (i < TIME_LEN) throw new ULIDError(ULIDErrorCode.Base32IncorrectEncoding, 'Failed incrementing string')
     codes[i] = NEXT_CODE[codes[i] as number] as number
     for (let j = i + 1; j < ID_LEN; j++) codes[j] = ZERO
+    if (i < ID_LEN - 1) prefix = undefined
   }
   return () => {
     const time = now()
@@ -72,7 +76,14 @@ export const createIdMinter = (
       write(encoded, 0)
       write(randomPart(), TIME_LEN)
       lastTime = time
+      prefix = undefined
     } else increment()
-    return String.fromCharCode.apply(null, codes) as AgentMessageId
+    // Within a millisecond most ids differ from the last in their last character only: the
+    // prefix is shared, and the id is it and one character (one small string, not 26 codes).
+    prefix ??= String.fromCharCode.apply(null, codes.slice(0, ID_LEN - 1))
+    return (prefix + (CHAR[codes[ID_LEN - 1] as number] as string)) as AgentMessageId
   }
 }
+
+/** Each character by its code, for the last character of an id. */
+const CHAR: readonly string[] = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code))
