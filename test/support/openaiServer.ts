@@ -17,7 +17,10 @@ export type Handler = (res: ServerResponse, request: Received, index: number) =>
 export type TestServer = {
   readonly baseURL: string
   readonly received: Received[]
-  /** Resolves when the connection of request `index` (0-based) closes. */
+  /**
+   * Resolves when the connection of request `index` (0-based) closes; before any request was read,
+   * when the `index`th connection closes (the client gave up before sending it whole).
+   */
   readonly closed: (index: number) => Promise<void>
 }
 
@@ -53,10 +56,30 @@ export const serve = async (handler: Handler): Promise<TestServer> => {
       handler(res, request, index)
     })
   })
+  // A client that gives up early (a short headers timeout on a loaded machine) may close its
+  // connection before the server has read the request: the connection's close counts then.
+  const connections: { promise: Promise<void>; resolve: () => void }[] = []
+  const connectionAt = (index: number) => {
+    let slot = connections[index]
+    if (slot === undefined) {
+      let resolve = () => {}
+      const promise = new Promise<void>((r) => {
+        resolve = r
+      })
+      slot = { promise, resolve }
+      connections[index] = slot
+    }
+    return slot
+  }
+  let accepted = 0
+  server.on('connection', (socket) => {
+    const slot = connectionAt(accepted++)
+    socket.on('close', () => slot.resolve())
+  })
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
-  const closed = (index: number) => closes[index] ?? Promise.reject(new Error(`no request ${index}`))
+  const closed = (index: number) => closes[index] ?? connectionAt(index).promise
   return { baseURL: `http://127.0.0.1:${port}/v1`, received, closed }
 }
 
