@@ -5,7 +5,8 @@
  *   GC, after minus before, ÷ 10,000 (the shared model and modules excluded). From it, how many
  *   such sessions one GiB of heap holds.
  * - create + first turn: create an agent and run its first short turn (steerable and the floor:
- *   followup + whenIdle; the peer: `prompt`), 5,000 agents after 2,000 of warm-up, none kept.
+ *   followup + whenIdle; the peer: `prompt`), 5,000 agents after 2,000 of warm-up, none kept;
+ *   and the same with one events$ subscriber on each agent first, as an app keeps one.
  *
  * Each measure of each subject runs in its own child process (bench/lib/children.ts); medians of
  * RUNS children. `node --expose-gc --import tsx bench/agents.ts` (or `npm run bench`).
@@ -30,7 +31,7 @@ const CREATE = 5_000
 const CREATE_WARM = 2_000
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 
-type Measure = 'idle' | 'create'
+type Measure = 'idle' | 'create' | 'listened'
 
 const child = async (subject: SubjectId, measure: Measure): Promise<number> => {
   const { minimal } = await import('./lib/minimal.js')
@@ -49,10 +50,17 @@ const child = async (subject: SubjectId, measure: Measure): Promise<number> => {
     if (kept.length !== IDLE) throw new Error('unreachable: keeps the agents alive until here')
     return (heap1 - heap0) / IDLE
   }
-  for (let i = 0; i < CREATE_WARM; i++) await m.turn(m.make(), 'a short question')
+  // 'listened': as an app does, one events$ subscriber on each agent before its first turn.
+  const counter = { n: 0 }
+  const start = (): Promise<void> => {
+    const agent = m.make()
+    if (measure === 'listened') m.countDeltas(agent, counter)
+    return m.turn(agent, 'a short question')
+  }
+  for (let i = 0; i < CREATE_WARM; i++) await start()
   collect()
   const t0 = performance.now()
-  for (let i = 0; i < CREATE; i++) await m.turn(m.make(), 'a short question')
+  for (let i = 0; i < CREATE; i++) await start()
   return ((performance.now() - t0) * 1000) / CREATE
 }
 
@@ -63,7 +71,7 @@ const present: SubjectId[] = ensurePeers() ? ['steerable', 'pi', 'floor'] : ['st
 const script = fileURLToPath(import.meta.url)
 const samples = new Map<string, number[]>()
 for (let run = 1; run <= RUNS; run++) {
-  for (const measure of ['idle', 'create'] as const)
+  for (const measure of ['idle', 'create', 'listened'] as const)
     for (const s of rotated(present, run)) {
       const r = inChild<{ value: number }>(script, [s, measure])
       if (r) appendTo(samples, `${measure}/${s}`, r.value)
@@ -101,6 +109,13 @@ const rows: Row[] = [
     unit: 'µs',
     runs: runs('create'),
     cells: cells('create'),
+  },
+  {
+    section,
+    measure: 'the same with one events$ subscriber on the agent (as an app keeps one)',
+    unit: 'µs',
+    runs: runs('listened'),
+    cells: cells('listened'),
   },
 ]
 collect()
