@@ -1,10 +1,12 @@
-import { BehaviorSubject, distinctUntilChanged } from 'rxjs'
+import { BehaviorSubject, distinctUntilChanged, type Observable } from 'rxjs'
 import { ulid } from 'ulid'
 import type { Agent } from '../contracts/agent.js'
+import type { AgentEvent } from '../contracts/events.js'
 import type { GoalChange, GoalState, GoalView } from '../contracts/goals.js'
+import type { PromptDecision, PromptSubmitArgs } from '../contracts/hooks.js'
 import type { AgentMessageId, GoalSource } from '../contracts/messages.js'
 import { renderGoalChange } from '../messages/goalRender.js'
-import { extensionsOf } from '../runtime/extensions.js'
+import { type AgentExtensions, extensionsOf } from '../runtime/extensions.js'
 import { describeThrown, GoalContinuationError } from './errors.js'
 import { NO_GOAL } from './foldGoal.js'
 import { defaultContinuation, type GoalController, type GoalControllerOptions } from './goalController.js'
@@ -24,7 +26,7 @@ import {
   nextGoalTrack,
   roundStanding,
 } from './goalTrack.js'
-import { reportGoalError } from './reportGoalError.js'
+import { type GoalControllerError, reportGoalError } from './reportGoalError.js'
 import { currentGoal, editedGoal, newGoal, reviseGoal } from './reviseGoal.js'
 
 /**
@@ -44,138 +46,183 @@ export const createGoalController = (agent: Agent, options: GoalControllerOption
   // Read once, from the checked copy: a getter cannot answer differently later.
   const checked = (parseGoalInput(controllerOptionsSchema, options, 'createGoalController()', 'options') ??
     {}) as GoalControllerOptions
-  const defaultMax = checked.defaultMaxRounds === undefined ? 10 : checked.defaultMaxRounds
-  const continuation = checked.continuation ?? defaultContinuation
-  const report = checked.onError ?? reportGoalError
-  const extensions = extensionsOf(agent)
-  // Waking human prompts only: a parked one never runs by itself, so it must not stall the goal.
-  const humansWaiting = () => extensions.wakingHumanPrompts() > 0
-  const view$ = new BehaviorSubject<GoalView>(NO_GOAL)
-  let track = NEW_TRACK
-  const view = (): GoalView => goalView(track)
+  return new TrackedGoalController(agent, checked)
+}
+
+/** The shell around one agent's goal track: feeds it what happens, does the effects it asks for. */
+class TrackedGoalController implements GoalController {
+  readonly #agent: Agent
+  readonly #extensions: AgentExtensions
+  readonly #defaultMax: number | null
+  readonly #continuation: (goal: GoalState, round: number) => string
+  readonly #report: (error: GoalControllerError) => void
+  readonly #view$ = new BehaviorSubject<GoalView>(NO_GOAL)
+  #track = NEW_TRACK
+  readonly view$: Observable<GoalView> = this.#view$.pipe(distinctUntilChanged())
+
+  /** @param checked The options, already checked. */
+  constructor(agent: Agent, checked: GoalControllerOptions) {
+    this.#agent = agent
+    this.#extensions = extensionsOf(agent)
+    this.#defaultMax = checked.defaultMaxRounds === undefined ? 10 : checked.defaultMaxRounds
+    this.#continuation = checked.continuation ?? defaultContinuation
+    this.#report = checked.onError ?? reportGoalError
+    this.#follow()
+  }
+
+  create(input: { objective: string; maxRounds?: number | null }): GoalState {
+    const { objective, maxRounds } = parseGoalInput(createInputSchema, input, 'create()')
+    const goal = newGoal(
+      this.view(),
+      ulid(),
+      objective,
+      maxRounds === undefined ? this.#defaultMax : maxRounds,
+    )
+    this.#feed({ type: 'arm' })
+    this.#change(goal)
+    this.#startIfIdle()
+    return goal
+  }
+
+  edit(patch: { objective?: string; maxRounds?: number | null }, expectedRevision?: number): GoalState {
+    const parsed = parseGoalInput(editInputSchema, patch, 'edit()', 'patch')
+    return this.#change(editedGoal(this.view(), parsed, parseRevision(expectedRevision)))
+  }
+
+  pause(): GoalState {
+    return this.#change(reviseGoal(currentGoal(this.view(), 'pause()', ['active']), { phase: 'paused' }))
+  }
+
+  resume(): GoalState {
+    const goal = this.#change(
+      reviseGoal(currentGoal(this.view(), 'resume()', ['paused', 'blocked']), { phase: 'active' }),
+    )
+    this.#feed({ type: 'arm' })
+    this.#startIfIdle()
+    return goal
+  }
+
+  complete(): GoalState {
+    return this.#change(
+      reviseGoal(currentGoal(this.view(), 'complete()', ['active', 'paused', 'blocked']), {
+        phase: 'complete',
+      }),
+    )
+  }
+
+  block(reason: { code: string; message: string }): GoalState {
+    const blocked = parseGoalInput(blockInputSchema, reason, 'block()', 'reason')
+    return this.#change(
+      reviseGoal(currentGoal(this.view(), 'block()', ['active', 'paused']), { phase: 'blocked', blocked }),
+    )
+  }
+
+  clear(): void {
+    const goal = currentGoal(this.view(), 'clear()', ['active', 'paused', 'blocked', 'complete'])
+    this.#change({ goalId: goal.goalId, revision: goal.revision + 1, cleared: true })
+  }
+
+  view(): GoalView {
+    return goalView(this.#track)
+  }
+
+  /** Subscribes to the transcript and the agent's events, and guards continuation prompts. */
+  #follow(): void {
+    this.#agent.transcript$.subscribe({
+      next: (event) => this.#feed({ type: 'transcript', event }),
+      error: (error: unknown) => this.#view$.error(error),
+      complete: () => this.#view$.complete(),
+    })
+    this.#agent.events$.subscribe((event) => this.#onEvent(event))
+    this.#extensions.addPromptSubmit(({ source }) => this.#admit(source))
+  }
+
+  #onEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case 'agent/inbox/dequeue':
+        return this.#feed({ type: 'left', ids: [event.message.id] })
+      case 'agent/inbox/discard':
+        return this.#feed({ type: 'left', ids: event.messages.map((m) => m.id) })
+      case 'agent/status':
+        // A human prompt that was blocked at admission ends with no turn and no settled event.
+        if (event.status === 'idle' && this.#track.owed) this.#maybeContinue()
+        return
+      case 'agent/cancel-requested':
+        return this.#feed({ type: 'disarm' })
+      case 'agent/settled':
+        if (event.reason.kind === 'completed' || this.#track.owed) this.#maybeContinue()
+        return
+    }
+  }
+
+  /** Lets a continuation prompt in only when it is the current round and no human prompt waits. */
+  #admit(source: PromptSubmitArgs<Agent>['source']): PromptDecision | undefined {
+    if (source.kind !== 'goal' || (source as GoalSource).round === 0) return undefined
+    const standing = roundStanding(this.#track, source as GoalSource)
+    if (standing === 'current' && !this.#humansWaiting()) return undefined
+    if (standing !== 'dead') this.#feed({ type: 'owe' })
+    return { kind: 'block', reason: 'goal continuation is stale or a human prompt waits' }
+  }
 
   /** Feeds `event` to the track, then does what it asks for. */
-  const feed = (event: GoalTrackEvent): void => {
-    const step = nextGoalTrack(track, event)
-    track = step.track
+  #feed(event: GoalTrackEvent): void {
+    const step = nextGoalTrack(this.#track, event)
+    this.#track = step.track
     for (const effect of step.effects) {
-      if (effect.kind === 'publish') view$.next(view())
-      else if (effect.kind === 'report') report(effect.error)
+      if (effect.kind === 'publish') this.#view$.next(this.view())
+      else if (effect.kind === 'report') this.#report(effect.error)
       else if (effect.kind === 'block') {
         const blocked = { code: 'round-cap-reached', message: `${effect.rounds} rounds run` }
-        change(reviseGoal(effect.goal, { phase: 'blocked', blocked }))
-      } else queueRound(effect.goal, effect.round)
+        this.#change(reviseGoal(effect.goal, { phase: 'blocked', blocked }))
+      } else this.#queueRound(effect.goal, effect.round)
     }
   }
 
   /** Injects `goal` as a round-0 message carrying the whole change (R32), and publishes it. */
-  const change = <T extends GoalChange>(goal: T): T => {
-    feed({ type: 'stage', change: goal })
+  #change<T extends GoalChange>(goal: T): T {
+    this.#feed({ type: 'stage', change: goal })
     try {
       const text = renderGoalChange(goal)
       const source = { kind: 'goal', goalId: goal.goalId, revision: goal.revision, round: 0, change: goal }
-      agent.inject({ content: [{ type: 'text', text }], source })
+      this.#agent.inject({ content: [{ type: 'text', text }], source })
     } catch (error) {
-      feed({ type: 'unstage', change: goal })
+      this.#feed({ type: 'unstage', change: goal })
       throw error
     }
-    view$.next(view())
+    this.#view$.next(this.view())
     return goal
   }
 
-  const queueRound = (goal: GoalState, round: number): void => {
+  #queueRound(goal: GoalState, round: number): void {
     const source = { kind: 'goal', goalId: goal.goalId, revision: goal.revision, round }
     let id: AgentMessageId
     try {
-      id = agent.followup({ content: [{ type: 'text', text: continuation(goal, round) }], source })
+      id = this.#agent.followup({
+        content: [{ type: 'text', text: this.#continuation(goal, round) }],
+        source,
+      })
     } catch (error) {
       // The user's callback failed, in an agent subscriber: block (explicit in the transcript,
       // like the round cap) rather than throw there or leave an active goal that never runs.
       const blocked = { code: 'continuation-failed', message: describeThrown(error) }
-      change(reviseGoal(goal, { phase: 'blocked', blocked }))
-      report(new GoalContinuationError(round, error))
+      this.#change(reviseGoal(goal, { phase: 'blocked', blocked }))
+      this.#report(new GoalContinuationError(round, error))
       return
     }
-    feed({ type: 'queued', id })
+    this.#feed({ type: 'queued', id })
   }
 
   /** Queues the next continuation round, or blocks the goal at its cap (R32). */
-  const maybeContinue = (): void => {
-    if (mayContinue(track)) feed({ type: humansWaiting() ? 'owe' : 'continue' })
-  }
-  const startIfIdle = () => {
-    if (agent.status === 'idle') maybeContinue()
+  #maybeContinue(): void {
+    if (mayContinue(this.#track)) this.#feed({ type: this.#humansWaiting() ? 'owe' : 'continue' })
   }
 
-  agent.transcript$.subscribe({
-    next: (event) => feed({ type: 'transcript', event }),
-    error: (error: unknown) => view$.error(error),
-    complete: () => view$.complete(),
-  })
+  #startIfIdle(): void {
+    if (this.#agent.status === 'idle') this.#maybeContinue()
+  }
 
-  agent.events$.subscribe((event) => {
-    switch (event.type) {
-      case 'agent/inbox/dequeue':
-        return feed({ type: 'left', ids: [event.message.id] })
-      case 'agent/inbox/discard':
-        return feed({ type: 'left', ids: event.messages.map((m) => m.id) })
-      case 'agent/status':
-        // A human prompt that was blocked at admission ends with no turn and no settled event.
-        if (event.status === 'idle' && track.owed) maybeContinue()
-        return
-      case 'agent/cancel-requested':
-        return feed({ type: 'disarm' })
-      case 'agent/settled':
-        if (event.reason.kind === 'completed' || track.owed) maybeContinue()
-        return
-    }
-  })
-
-  extensions.addPromptSubmit(({ source }) => {
-    if (source.kind !== 'goal' || (source as GoalSource).round === 0) return undefined
-    const standing = roundStanding(track, source as GoalSource)
-    if (standing === 'current' && !humansWaiting()) return undefined
-    if (standing !== 'dead') feed({ type: 'owe' })
-    return { kind: 'block', reason: 'goal continuation is stale or a human prompt waits' }
-  })
-
-  return {
-    create: (input) => {
-      const { objective, maxRounds } = parseGoalInput(createInputSchema, input, 'create()')
-      const goal = newGoal(view(), ulid(), objective, maxRounds === undefined ? defaultMax : maxRounds)
-      feed({ type: 'arm' })
-      change(goal)
-      startIfIdle()
-      return goal
-    },
-    edit: (patch, expectedRevision) => {
-      const parsed = parseGoalInput(editInputSchema, patch, 'edit()', 'patch')
-      return change(editedGoal(view(), parsed, parseRevision(expectedRevision)))
-    },
-    pause: () => change(reviseGoal(currentGoal(view(), 'pause()', ['active']), { phase: 'paused' })),
-    resume: () => {
-      const goal = change(
-        reviseGoal(currentGoal(view(), 'resume()', ['paused', 'blocked']), { phase: 'active' }),
-      )
-      feed({ type: 'arm' })
-      startIfIdle()
-      return goal
-    },
-    complete: () =>
-      change(
-        reviseGoal(currentGoal(view(), 'complete()', ['active', 'paused', 'blocked']), { phase: 'complete' }),
-      ),
-    block: (reason) => {
-      const blocked = parseGoalInput(blockInputSchema, reason, 'block()', 'reason')
-      return change(
-        reviseGoal(currentGoal(view(), 'block()', ['active', 'paused']), { phase: 'blocked', blocked }),
-      )
-    },
-    clear: () => {
-      const goal = currentGoal(view(), 'clear()', ['active', 'paused', 'blocked', 'complete'])
-      change({ goalId: goal.goalId, revision: goal.revision + 1, cleared: true })
-    },
-    view,
-    view$: view$.pipe(distinctUntilChanged()),
+  /** Waking human prompts only: a parked one never runs by itself, so it must not stall the goal. */
+  #humansWaiting(): boolean {
+    return this.#extensions.wakingHumanPrompts() > 0
   }
 }
