@@ -28,137 +28,158 @@ type Channel = {
   readonly followers: Set<(payload: string) => void>
 }
 
-export const notificationHub = (pool: PostgresPool, ms: number): NotificationHub => {
-  const wanted = new Map<string, Channel>()
-  /** The channels LISTENed on the current connection. */
-  const listening = new Set<string>()
-  /** Per channel, the LISTEN/UNLISTEN in flight: they run one at a time, in order. */
-  const syncing = new Map<string, Promise<void>>()
-  let connection: Promise<PooledClient | undefined> | undefined
-  let closed = false
-  let retry: ReturnType<typeof setTimeout> | undefined
+export const notificationHub = (pool: PostgresPool, ms: number): NotificationHub =>
+  new ListenConnection(pool, ms)
 
-  const retryLater = () => {
-    if (closed || retry || wanted.size === 0) return
-    retry = setTimeout(() => {
-      retry = undefined
-      for (const channel of wanted.keys()) sync(channel)
-    }, ms)
-    retry.unref()
+type Connection = Promise<PooledClient | undefined>
+
+/** The shared LISTEN connection and the channels wanted on it. */
+class ListenConnection implements NotificationHub {
+  readonly #pool: PostgresPool
+  readonly #ms: number
+  readonly #wanted = new Map<string, Channel>()
+  /** The channels LISTENed on the current connection. */
+  readonly #listening = new Set<string>()
+  /** Per channel, the LISTEN/UNLISTEN in flight: they run one at a time, in order. */
+  readonly #syncing = new Map<string, Promise<void>>()
+  #connection: Connection | undefined
+  #closed = false
+  #retry: ReturnType<typeof setTimeout> | undefined
+
+  constructor(pool: PostgresPool, ms: number) {
+    this.#pool = pool
+    this.#ms = ms
   }
-  const open = (): Promise<PooledClient | undefined> => {
-    if (connection) return connection
-    const opening: Promise<PooledClient | undefined> = connectWithin(pool, ms).then(
-      (client) => {
-        let dropped = false
-        const drop = () => {
-          if (dropped) return
-          dropped = true
-          if (connection === opening) connection = undefined
-          listening.clear()
-          try {
-            client.release(true)
-          } catch {
-            // Released already.
-          }
-          retryLater()
-        }
-        client.on('error', drop)
-        client.on('end', drop)
-        client.on('notification', ({ channel, payload }) => {
-          const entry = wanted.get(channel)
-          if (!entry) return
-          for (const wake of entry.keyed.get(payload ?? '') ?? []) wake()
-          for (const onPayload of entry.followers) onPayload(payload ?? '')
-        })
-        return client
-      },
+
+  listen(channel: string, key: string, wake: () => void): () => void {
+    const entry = this.#entryOf(channel)
+    const set = entry.keyed.get(key) ?? new Set()
+    entry.keyed.set(key, set)
+    set.add(wake)
+    this.#sync(channel)
+    return () => {
+      set.delete(wake)
+      if (set.size === 0 && entry.keyed.get(key) === set) entry.keyed.delete(key)
+      this.#leave(channel, entry)
+    }
+  }
+
+  follow(channel: string, onPayload: (payload: string) => void): () => void {
+    const entry = this.#entryOf(channel)
+    // A wrapper of its own, so the same function following twice is two followers.
+    const follower = (payload: string) => onPayload(payload)
+    entry.followers.add(follower)
+    this.#sync(channel)
+    return () => {
+      entry.followers.delete(follower)
+      this.#leave(channel, entry)
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true
+    clearTimeout(this.#retry)
+    this.#wanted.clear()
+    const client = await this.#connection
+    this.#connection = undefined
+    try {
+      client?.release(true)
+    } catch {
+      // Released already (its connection failed).
+    }
+  }
+
+  #retryLater(): void {
+    if (this.#closed || this.#retry || this.#wanted.size === 0) return
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined
+      for (const channel of this.#wanted.keys()) this.#sync(channel)
+    }, this.#ms)
+    this.#retry.unref()
+  }
+
+  #open(): Connection {
+    if (this.#connection) return this.#connection
+    const opening: Connection = connectWithin(this.#pool, this.#ms).then(
+      (client) => this.#opened(client, opening),
       () => {
-        if (connection === opening) connection = undefined
-        retryLater()
+        if (this.#connection === opening) this.#connection = undefined
+        this.#retryLater()
         return undefined
       },
     )
-    connection = opening
+    this.#connection = opening
     return opening
   }
+
+  /** Wires a new connection: notifications to the channels' listeners, a loss to a retry. */
+  #opened(client: PooledClient, opening: Connection): PooledClient {
+    let dropped = false
+    const drop = () => {
+      if (dropped) return
+      dropped = true
+      if (this.#connection === opening) this.#connection = undefined
+      this.#listening.clear()
+      try {
+        client.release(true)
+      } catch {
+        // Released already.
+      }
+      this.#retryLater()
+    }
+    client.on('error', drop)
+    client.on('end', drop)
+    client.on('notification', ({ channel, payload }) => {
+      const entry = this.#wanted.get(channel)
+      if (!entry) return
+      for (const wake of entry.keyed.get(payload ?? '') ?? []) wake()
+      for (const onPayload of entry.followers) onPayload(payload ?? '')
+    })
+    return client
+  }
+
   /** Brings the connection's LISTEN of `channel` in line with whether anyone wants it. */
-  const step = async (channel: string): Promise<void> => {
-    const want = wanted.has(channel)
-    if (closed || want === listening.has(channel)) return
-    const client = await open()
-    if (!client || closed || wanted.has(channel) === listening.has(channel)) return
-    const listen = wanted.has(channel)
+  async #step(channel: string): Promise<void> {
+    const want = this.#wanted.has(channel)
+    if (this.#closed || want === this.#listening.has(channel)) return
+    const client = await this.#open()
+    if (!client || this.#closed || this.#wanted.has(channel) === this.#listening.has(channel)) return
+    const listen = this.#wanted.has(channel)
     // Channels are ours (constants, or a hash of the session id), never caller input.
     const command = `${listen ? 'LISTEN' : 'UNLISTEN'} ${channel}`
     try {
-      await queryWithin(client, ms, command, undefined, () => client.release(true))
+      await queryWithin(client, this.#ms, command, undefined, () => client.release(true))
     } catch {
-      listening.delete(channel)
-      retryLater()
+      this.#listening.delete(channel)
+      this.#retryLater()
       return
     }
-    if (!listen) return void listening.delete(channel)
-    listening.add(channel)
+    if (!listen) return void this.#listening.delete(channel)
+    this.#listening.add(channel)
     // What committed before the LISTEN took effect sent its notification to nobody: read now.
-    for (const wakes of wanted.get(channel)?.keyed.values() ?? []) for (const wake of wakes) wake()
+    for (const wakes of this.#wanted.get(channel)?.keyed.values() ?? []) for (const wake of wakes) wake()
   }
-  const sync = (channel: string): void => {
-    const next = (syncing.get(channel) ?? Promise.resolve()).then(() => step(channel))
-    syncing.set(channel, next)
+
+  #sync(channel: string): void {
+    const next = (this.#syncing.get(channel) ?? Promise.resolve()).then(() => this.#step(channel))
+    this.#syncing.set(channel, next)
     void next.then(() => {
-      if (syncing.get(channel) === next) syncing.delete(channel)
+      if (this.#syncing.get(channel) === next) this.#syncing.delete(channel)
     })
   }
-  const entryOf = (channel: string): Channel => {
-    let entry = wanted.get(channel)
+
+  #entryOf(channel: string): Channel {
+    let entry = this.#wanted.get(channel)
     if (!entry) {
       entry = { keyed: new Map(), followers: new Set() }
-      wanted.set(channel, entry)
+      this.#wanted.set(channel, entry)
     }
     return entry
   }
-  const leave = (channel: string, entry: Channel) => {
-    if (entry.keyed.size > 0 || entry.followers.size > 0 || wanted.get(channel) !== entry) return
-    wanted.delete(channel)
-    sync(channel)
-  }
 
-  return {
-    listen: (channel, key, wake) => {
-      const entry = entryOf(channel)
-      const set = entry.keyed.get(key) ?? new Set()
-      entry.keyed.set(key, set)
-      set.add(wake)
-      sync(channel)
-      return () => {
-        set.delete(wake)
-        if (set.size === 0 && entry.keyed.get(key) === set) entry.keyed.delete(key)
-        leave(channel, entry)
-      }
-    },
-    follow: (channel, onPayload) => {
-      const entry = entryOf(channel)
-      // A wrapper of its own, so the same function following twice is two followers.
-      const follower = (payload: string) => onPayload(payload)
-      entry.followers.add(follower)
-      sync(channel)
-      return () => {
-        entry.followers.delete(follower)
-        leave(channel, entry)
-      }
-    },
-    close: async () => {
-      closed = true
-      clearTimeout(retry)
-      wanted.clear()
-      const client = await connection
-      connection = undefined
-      try {
-        client?.release(true)
-      } catch {
-        // Released already (its connection failed).
-      }
-    },
+  #leave(channel: string, entry: Channel): void {
+    if (entry.keyed.size > 0 || entry.followers.size > 0 || this.#wanted.get(channel) !== entry) return
+    this.#wanted.delete(channel)
+    this.#sync(channel)
   }
 }
