@@ -1,7 +1,7 @@
 import { filter, firstValueFrom, type Observable } from 'rxjs'
 import type { CompactionOptions, CompactOptions } from '../contracts/compaction.js'
 import type { AgentEvent, CompactionResult } from '../contracts/events.js'
-import type { CompactionOrder } from '../machine/state.js'
+import type { CompactionOrder } from '../machine/activity.js'
 import type { Driver } from '../runtime/driver.js'
 import type { Summarizers } from '../runtime/summarizers.js'
 

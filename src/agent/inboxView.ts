@@ -1,7 +1,8 @@
 import type { InboxItem, InboxSnapshot } from '../contracts/inbox.js'
 import type { AgentMessage } from '../contracts/messages.js'
 import { fifoToArray } from '../machine/fifo.js'
-import { type DeliveryState, itemMessage, itemWakes } from '../machine/state.js'
+import { itemMessage, itemWakes } from '../machine/queuedItem.js'
+import type { DeliveryState } from '../machine/state.js'
 
 const EMPTY: InboxSnapshot = Object.freeze({ queue: Object.freeze([]), outbox: Object.freeze([]) })
 

@@ -2,7 +2,9 @@ import type { DurableDraft, SessionEvent } from '../contracts/events.js'
 import type { InboxRecord, Outcome } from '../contracts/inbox.js'
 import type { AgentMessage, AgentMessageId } from '../contracts/messages.js'
 import { fifoFrom } from '../machine/fifo.js'
-import type { DeliveryState, OutboxEntry, QueuedItem } from '../machine/state.js'
+import type { OutboxEntry } from '../machine/outboxEntry.js'
+import type { QueuedItem } from '../machine/queuedItem.js'
+import type { DeliveryState } from '../machine/state.js'
 import { deliveredIds, replayJournal } from '../session/replayJournal.js'
 
 /** What a resumed agent starts with, from its store's inbox journal (R51). */

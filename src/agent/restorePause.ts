@@ -1,7 +1,8 @@
 import type { Budget } from '../contracts/agentOptions.js'
 import type { SessionEvent } from '../contracts/events.js'
+import type { Turn } from '../machine/activity.js'
 import type { Effect } from '../machine/effects.js'
-import type { DeliveryState, Turn } from '../machine/state.js'
+import type { DeliveryState } from '../machine/state.js'
 import { type PausedTurn, usageOf } from '../session/pausedTurn.js'
 
 /**

@@ -4,8 +4,9 @@ import { scheduleWake } from './claim.js'
 import { cutStep } from './cutStep.js'
 import { fifoFrom, fifoPush, fifoToArray } from './fifo.js'
 import type { InputOf } from './inputs.js'
+import type { QueuedItem } from './queuedItem.js'
 import type { Reduction } from './reduction.js'
-import { activeWork, type DeliveryState, type QueuedItem } from './state.js'
+import { activeWork, type DeliveryState } from './state.js'
 import { discard } from './waiting.js'
 
 /**

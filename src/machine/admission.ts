@@ -1,9 +1,10 @@
+import type { Claim } from './activity.js'
 import { fifoFrom, fifoShift, fifoToArray } from './fifo.js'
 import type { InputOf } from './inputs.js'
 import { settleContexts, writeEntries } from './outbox.js'
+import { type ClaimedItem, claimedItem, itemMaxSteps, itemMessage, itemWakes } from './queuedItem.js'
 import { withClaim } from './records.js'
 import type { Reduction } from './reduction.js'
-import { type Claim, type ClaimedItem, claimedItem, itemMaxSteps, itemMessage, itemWakes } from './state.js'
 import { beginStep } from './stepStart.js'
 import { discard, expireGuarded, nextId } from './waiting.js'
 

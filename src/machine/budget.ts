@@ -1,9 +1,10 @@
 import type { Usage } from '../contracts/messages.js'
+import type { Turn } from './activity.js'
 import type { InputOf } from './inputs.js'
 import { pause, unpause } from './pause.js'
 import { withTurn } from './records.js'
 import type { Reduction } from './reduction.js'
-import type { DeliveryState, Turn } from './state.js'
+import type { DeliveryState } from './state.js'
 import { beginStep } from './stepStart.js'
 import { closeTurn } from './turnEnd.js'
 

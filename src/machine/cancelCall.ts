@@ -1,8 +1,8 @@
+import type { Turn } from './activity.js'
 import { decideAt } from './approvals.js'
 import type { InputOf } from './inputs.js'
 import type { Reduction } from './reduction.js'
 import { cancelledResult } from './results.js'
-import type { Turn } from './state.js'
 import { takeOutcome } from './toolBatch.js'
 import { settled } from './toolLive.js'
 

@@ -1,5 +1,5 @@
+import type { Claim } from './activity.js'
 import type { Reduction } from './reduction.js'
-import type { Claim } from './state.js'
 
 /** The deferred wake fired (R6): claim the FIFO head unless work started meanwhile. */
 export const wake = (r: Reduction): void => {

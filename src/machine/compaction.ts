@@ -1,8 +1,8 @@
 import type { CompactionResult } from '../contracts/events.js'
 import type { Usage } from '../contracts/messages.js'
+import type { AbortCause, Compacting, CompactionOrder } from './activity.js'
 import type { InputOf } from './inputs.js'
 import type { Reduction } from './reduction.js'
-import type { AbortCause, Compacting, CompactionOrder } from './state.js'
 
 const SKIPPED: CompactionResult = Object.freeze({ kind: 'skipped' })
 const ABORTED: CompactionResult = Object.freeze({ kind: 'aborted' })

@@ -1,11 +1,12 @@
 import type { AgentMessageId } from '../contracts/messages.js'
+import type { Turn } from './activity.js'
 import { budgetStops, continueTurn, countRequest } from './budget.js'
 import { noteRequest } from './compaction.js'
 import { drainOutbox } from './outbox.js'
+import type { OutboxEntry } from './outboxEntry.js'
 import { withTurn } from './records.js'
 import type { Reduction } from './reduction.js'
 import { requestUsage } from './requestUsage.js'
-import type { OutboxEntry, Turn } from './state.js'
 import { closeTurn } from './turnEnd.js'
 
 const BUDGET = Object.freeze({ kind: 'budget' as const })

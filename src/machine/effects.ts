@@ -1,6 +1,6 @@
 import type { ContentBlock, MessageSource, ToolCallBlock } from '../contracts/messages.js'
+import type { AbortCause } from './activity.js'
 import type { Signal } from './inputs.js'
-import type { AbortCause } from './state.js'
 
 /** Work for the effect runner, as data. The reducer never performs any of it. */
 export type Effect =

@@ -2,16 +2,11 @@ import { scheduleWake } from './claim.js'
 import { fifoFrom } from './fifo.js'
 import type { InputOf } from './inputs.js'
 import { settleContexts } from './outbox.js'
+import type { OutboxEntry } from './outboxEntry.js'
+import { itemMessage, itemWakes, type QueuedItem } from './queuedItem.js'
 import { withClaim } from './records.js'
 import type { Reduction } from './reduction.js'
-import {
-  activeWork,
-  dequeuingHead,
-  itemMessage,
-  itemWakes,
-  type OutboxEntry,
-  type QueuedItem,
-} from './state.js'
+import { activeWork, dequeuingHead } from './state.js'
 import { discard, findWaiting, nextId, queueIds } from './waiting.js'
 
 /**

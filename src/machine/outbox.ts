@@ -1,5 +1,5 @@
+import type { OutboxEntry } from './outboxEntry.js'
 import type { Reduction } from './reduction.js'
-import type { OutboxEntry } from './state.js'
 
 /**
  * Writes outbox entries into the transcript in acceptance order (R12, R20): steering publishes

@@ -1,4 +1,5 @@
-import type { Between, Claim, DeliveryState, StepDraft, Turn } from './state.js'
+import type { Between, Claim, StepDraft, Turn } from './activity.js'
+import type { DeliveryState } from './state.js'
 
 /**
  * Copies of the reducer's records, field by field.

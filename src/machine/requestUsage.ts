@@ -1,5 +1,5 @@
 import type { Usage } from '../contracts/messages.js'
-import type { StepDraft } from './state.js'
+import type { StepDraft } from './activity.js'
 
 /** About 4 characters a token: the estimate R73 asks for when a provider sent no usage. */
 export const estimateTokens = (chars: number): number => Math.ceil(chars / 4)

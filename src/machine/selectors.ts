@@ -4,7 +4,8 @@ import type { AgentMessageId, AgentStatus, ToolCallBlock } from '../contracts/me
 import { isHumanPrompt } from '../messages/isHumanPrompt.js'
 import { cancellableIndex } from './cancelCall.js'
 import { fifoToArray } from './fifo.js'
-import { type DeliveryState, isQuiescent, itemSource, itemWakes } from './state.js'
+import { itemSource, itemWakes } from './queuedItem.js'
+import { type DeliveryState, isQuiescent } from './state.js'
 import { holds } from './waiting.js'
 
 /**

@@ -1,6 +1,6 @@
+import { EMPTY_DRAFT, type Turn } from './activity.js'
 import { withTurn } from './records.js'
 import type { Reduction } from './reduction.js'
-import { EMPTY_DRAFT, type Turn } from './state.js'
 
 /** The current turn, if `activity` names it, no cancel hit it, and it is in `phase`. */
 export const liveTurn = (

@@ -1,6 +1,6 @@
 import type { ToolResultBlock } from '../contracts/messages.js'
+import type { Turn } from './activity.js'
 import type { Reduction } from './reduction.js'
-import type { Turn } from './state.js'
 
 /** Call `index` has its result, recorded or buffered. */
 export const settled = (turn: Turn, index: number): boolean =>

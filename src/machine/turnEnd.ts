@@ -1,9 +1,9 @@
 import type { SettledReason, TurnEndReason } from '../contracts/events.js'
+import type { Turn } from './activity.js'
 import { dueAfterTurn } from './compaction.js'
 import { settleContexts } from './outbox.js'
 import { unpause } from './pause.js'
 import type { Reduction } from './reduction.js'
-import type { Turn } from './state.js'
 import { expireGuarded } from './waiting.js'
 
 /**

@@ -1,8 +1,9 @@
 import type { DiscardReason } from '../contracts/inbox.js'
 import type { AgentMessage, AgentMessageId } from '../contracts/messages.js'
 import { fifoToArray } from './fifo.js'
+import { itemId, itemMessage, type QueuedItem } from './queuedItem.js'
 import type { Reduction } from './reduction.js'
-import { type DeliveryState, dequeuingHead, itemId, itemMessage, type QueuedItem } from './state.js'
+import { type DeliveryState, dequeuingHead } from './state.js'
 
 /**
  * Where a waiting item is (R43): its index in the queue, or in the outbox. The queue head that a

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest'
 import { restoreInbox } from '../../src/agent/restoreInbox.js'
 import type { SessionEvent } from '../../src/contracts/events.js'
 import type { InboxRecord } from '../../src/contracts/inbox.js'
-import { itemId, type OutboxEntry, type QueuedItem } from '../../src/machine/state.js'
+import type { OutboxEntry } from '../../src/machine/outboxEntry.js'
+import { itemId, type QueuedItem } from '../../src/machine/queuedItem.js'
 import { add, replace, settle } from '../support/inboxRecords.js'
 
 const prompt = (seq: number, id: string): SessionEvent => ({

@@ -1,7 +1,7 @@
 /** Table tests of `compaction.ts`: the compaction phase between turns (R74–R76). */
 import { describe, it } from 'vitest'
 import type { AgentMessageId } from '../../src/index.js'
-import type { Compacting } from '../../src/machine/state.js'
+import type { Compacting } from '../../src/machine/activity.js'
 import {
   betweenTurns,
   boom,

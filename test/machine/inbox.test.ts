@@ -6,9 +6,10 @@
 import { describe, it } from 'vitest'
 import type { InboxRecord } from '../../src/contracts/inbox.js'
 import type { AgentMessage, AgentMessageId, MessageSource } from '../../src/contracts/messages.js'
+import type { Abort } from '../../src/machine/activity.js'
 import type { Input } from '../../src/machine/inputs.js'
+import type { OutboxEntry } from '../../src/machine/outboxEntry.js'
 import type { Output } from '../../src/machine/outputs.js'
-import type { Abort, OutboxEntry } from '../../src/machine/state.js'
 import {
   between,
   betweenTurns,

@@ -1,6 +1,6 @@
 /** Table tests of `step.ts`: the step hook, the model stream, finish and continuation, failures. */
 import { describe, it } from 'vitest'
-import type { Turn } from '../../src/machine/state.js'
+import type { Turn } from '../../src/machine/activity.js'
 import {
   between,
   boom,

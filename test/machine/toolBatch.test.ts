@@ -1,7 +1,8 @@
 /** Table tests of `toolStep.ts`: the tool batch, results in model order (R16, R21, R25). */
 import { describe, expect, it } from 'vitest'
+import type { Turn } from '../../src/machine/activity.js'
 import type { Input } from '../../src/machine/inputs.js'
-import type { DeliveryState, Turn } from '../../src/machine/state.js'
+import type { DeliveryState } from '../../src/machine/state.js'
 import {
   C,
   call,

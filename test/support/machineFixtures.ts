@@ -17,24 +17,21 @@ import type {
   MessageSource,
   ToolCallBlock,
 } from '../../src/contracts/messages.js'
-import type { Effect } from '../../src/machine/effects.js'
-import { emptyFifo, type Fifo, fifoPush, fifoToArray } from '../../src/machine/fifo.js'
-import type { Input, Signal } from '../../src/machine/inputs.js'
-import type { Output } from '../../src/machine/outputs.js'
-import { reduce } from '../../src/machine/reduce.js'
 import {
   type Between,
   type Claim,
-  type ClaimedItem,
-  type DeliveryState,
   EMPTY_DRAFT,
-  initialState,
-  itemWakes,
-  type OutboxEntry,
-  type QueuedItem,
   type StepDraft,
   type Turn,
-} from '../../src/machine/state.js'
+} from '../../src/machine/activity.js'
+import type { Effect } from '../../src/machine/effects.js'
+import { emptyFifo, type Fifo, fifoPush, fifoToArray } from '../../src/machine/fifo.js'
+import type { Input, Signal } from '../../src/machine/inputs.js'
+import type { OutboxEntry } from '../../src/machine/outboxEntry.js'
+import type { Output } from '../../src/machine/outputs.js'
+import { type ClaimedItem, itemWakes, type QueuedItem } from '../../src/machine/queuedItem.js'
+import { reduce } from '../../src/machine/reduce.js'
+import { type DeliveryState, initialState } from '../../src/machine/state.js'
 import { label } from '../../src/testing/label.js'
 
 // ---------------------------------------------------------------------------------------------

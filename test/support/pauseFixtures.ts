@@ -4,8 +4,9 @@
  * its pause, and the inputs that end it. Built on `machineFixtures.ts`.
  */
 import type { ToolResultBlock } from '../../src/contracts/messages.js'
+import type { ApprovalSlot, Turn } from '../../src/machine/activity.js'
 import type { Decision, Input } from '../../src/machine/inputs.js'
-import type { ApprovalSlot, DeliveryState, Turn } from '../../src/machine/state.js'
+import type { DeliveryState } from '../../src/machine/state.js'
 import { call, draft, durable, live, type make, msg, text, turn, turning } from './machineFixtures.js'
 
 export const c1 = call('c1', 'shell')
