@@ -1,13 +1,8 @@
 export { createAgent } from './agent/createAgent.js'
-export type {
-  Agent,
-  AgentSession,
-  CancelToolCallOptions,
-  DecisionOptions,
-  PendingApproval,
-  StepText,
-} from './contracts/agent.js'
+export type { Agent, CancelToolCallOptions, StepText } from './contracts/agent.js'
 export type { AgentOptions, Budget } from './contracts/agentOptions.js'
+export type { AgentSession } from './contracts/agentSession.js'
+export type { DecisionOptions, PendingApproval } from './contracts/approvals.js'
 export type { CompactionOptions, CompactOptions, Summarizer } from './contracts/compaction.js'
 export {
   AgentBusyError,

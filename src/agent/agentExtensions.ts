@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs'
-import type { Agent, DecisionOptions } from '../contracts/agent.js'
+import type { Agent } from '../contracts/agent.js'
+import type { DecisionOptions } from '../contracts/approvals.js'
 import { ApprovalNotPendingError, ToolCallNotRunning } from '../contracts/errors.js'
 import type { AgentCancelCause, AgentMessageId, CancelOptions, SendInput } from '../contracts/messages.js'
 import type { RemoteApplied, RemoteEdit, RemoteEditApplied, RemoteSend } from '../contracts/remote.js'

@@ -1,12 +1,7 @@
 import type { Observable } from 'rxjs'
-import type {
-  Agent,
-  AgentSession,
-  CancelToolCallOptions,
-  DecisionOptions,
-  PendingApproval,
-  StepText,
-} from '../contracts/agent.js'
+import type { Agent, CancelToolCallOptions, StepText } from '../contracts/agent.js'
+import type { AgentSession } from '../contracts/agentSession.js'
+import type { DecisionOptions, PendingApproval } from '../contracts/approvals.js'
 import type { CompactOptions } from '../contracts/compaction.js'
 import { AgentBusyError, AgentDisposedError } from '../contracts/errors.js'
 import type {

@@ -1,5 +1,7 @@
 import { defer, distinctUntilChanged, filter, map, type Observable } from 'rxjs'
-import type { AgentSession, PendingApproval, StepText } from '../contracts/agent.js'
+import type { StepText } from '../contracts/agent.js'
+import type { AgentSession } from '../contracts/agentSession.js'
+import type { PendingApproval } from '../contracts/approvals.js'
 import type { SessionEvent, SessionUsage } from '../contracts/events.js'
 import type { InboxSnapshot, Outcome } from '../contracts/inbox.js'
 import type { AgentMessageId, AgentStatus } from '../contracts/messages.js'

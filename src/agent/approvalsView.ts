@@ -1,4 +1,4 @@
-import type { PendingApproval } from '../contracts/agent.js'
+import type { PendingApproval } from '../contracts/approvals.js'
 import type { SessionEvent } from '../contracts/events.js'
 import { selectPendingCalls } from '../machine/selectors.js'
 import type { DeliveryState } from '../machine/state.js'

@@ -1,5 +1,5 @@
 import { firstValueFrom } from 'rxjs'
-import type { AgentSession } from '../contracts/agent.js'
+import type { AgentSession } from '../contracts/agentSession.js'
 import type { SessionEvent } from '../contracts/events.js'
 import type { Message } from '../contracts/messages.js'
 import type { SessionStore } from '../contracts/store.js'

@@ -1,4 +1,5 @@
-import type { Agent, PendingApproval } from '../contracts/agent.js'
+import type { Agent } from '../contracts/agent.js'
+import type { PendingApproval } from '../contracts/approvals.js'
 import { oneLine } from './inboxList.js'
 
 /** A person's answer to the approval the app asks about (R67). */

@@ -1,13 +1,8 @@
 import type { Observable } from 'rxjs'
+import type { AgentSession } from './agentSession.js'
+import type { DecisionOptions, PendingApproval } from './approvals.js'
 import type { CompactOptions } from './compaction.js'
-import type {
-  AgentEvent,
-  ApprovalRequestData,
-  BudgetLimits,
-  CompactionResult,
-  SessionEvent,
-  SessionUsage,
-} from './events.js'
+import type { AgentEvent, BudgetLimits, CompactionResult, SessionEvent, SessionUsage } from './events.js'
 import type { InboxSnapshot, Outcome } from './inbox.js'
 import type {
   AgentCancelCause,
@@ -15,33 +10,11 @@ import type {
   AgentStatus,
   CancelOptions,
   FollowupOptions,
-  Message,
-  MessageSource,
   PresetOptions,
   SendInput,
   SendOptions,
   SteerOptions,
 } from './messages.js'
-
-/** The durable transcript an agent keeps (its session), and what the model sees of it. */
-export type AgentSession = {
-  /**
-   * Every durable event so far (`turn/start`, `user/message`, `assistant/message`, …), frozen;
-   * the same array until the next event is appended.
-   */
-  readonly events: readonly SessionEvent[]
-  /**
-   * The conversation as the model sees it: user, assistant and tool messages, frozen.
-   *
-   * @example console.log(agent.session.messages().at(-1)?.content)
-   */
-  messages(): readonly Message[]
-  /**
-   * Resolves when every event appended so far is durable in the store (for a file store: written
-   * and fsynced); rejects while the store cannot write.
-   */
-  flush(): Promise<void>
-}
 
 /**
  * One conversation driven by a model, that accepts input at any moment. Made by `createAgent`.
@@ -246,13 +219,3 @@ export type StepText = { readonly turn: number; readonly step: number; readonly 
 
 /** The options of `cancelToolCall`: why, as the model will read it. */
 export type CancelToolCallOptions = { readonly reason?: string }
-
-/** A tool call waiting for a decision: its request, and the `seq` of its `approval/request`. */
-export type PendingApproval = ApprovalRequestData & { readonly requestedSeq: number }
-
-export type DecisionOptions = {
-  /** Shown to the model with a denial; kept in the `approval/decision`. */
-  readonly reason?: string
-  /** Who decided; default `{kind: 'user'}`. */
-  readonly source?: MessageSource
-}

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import type { PendingApproval } from '../../src/contracts/agent.js'
+import type { PendingApproval } from '../../src/contracts/approvals.js'
 import { type Agent, createAgent, defineTool } from '../../src/index.js'
 import { scriptedModel } from '../../src/testing.js'
 import { type Served, serveAgent } from '../../src/web/server.js'

@@ -1,4 +1,4 @@
-import type { PendingApproval } from '../../contracts/agent.js'
+import type { PendingApproval } from '../../contracts/approvals.js'
 import type { SessionEvent } from '../../contracts/events.js'
 
 const NONE: readonly PendingApproval[] = Object.freeze([])

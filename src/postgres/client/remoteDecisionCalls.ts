@@ -1,5 +1,5 @@
 import { defer, distinctUntilChanged, filter, lastValueFrom, map, type Observable, tap } from 'rxjs'
-import type { DecisionOptions, PendingApproval } from '../../contracts/agent.js'
+import type { DecisionOptions, PendingApproval } from '../../contracts/approvals.js'
 import { remoteDecide } from '../rows/remoteEditRecord.js'
 import { decisionApplied, type Reads, type StoredDecision } from './decisionApplied.js'
 import { followTranscriptReads } from './followTranscript.js'

@@ -1,5 +1,5 @@
 import { fromEventSource } from '../../client/fromEventSource.js'
-import type { PendingApproval } from '../../contracts/agent.js'
+import type { PendingApproval } from '../../contracts/approvals.js'
 import type { InboxSnapshot } from '../../contracts/inbox.js'
 import type { AgentStatus } from '../../contracts/messages.js'
 import { layoutTimeline } from '../../timeline/layout.js'

@@ -1,4 +1,4 @@
-import type { PendingApproval } from '../../contracts/agent.js'
+import type { PendingApproval } from '../../contracts/approvals.js'
 
 /** What the approval buttons do: decide `callId`, with the reason typed in its box (R67). */
 export type ApprovalActions = {
