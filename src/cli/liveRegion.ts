@@ -11,16 +11,24 @@ const width = (line: string): number => line.replace(ANSI_COLOR, '').length
 export class LiveRegion {
   private lines: readonly string[] = []
   private rows = 0
+  private back = 0
 
   constructor(private readonly out: NodeJS.WriteStream) {}
 
-  /** Replaces the region; the cursor ends after the last line. */
-  render(lines: readonly string[]): void {
+  /**
+   * Replaces the region; the cursor ends on the last line, `back` characters before its end (the
+   * input line's cursor), never past the start of the row it is on.
+   */
+  render(lines: readonly string[], back = 0): void {
     this.erase()
     this.lines = lines
+    this.back = back
     this.out.write(lines.join('\n'))
     const columns = this.out.columns || 80
     this.rows = lines.reduce((n, line) => n + Math.max(1, Math.ceil(width(line) / columns)), 0)
+    const column = width(lines[lines.length - 1] ?? '') % columns
+    const left = Math.min(back, column)
+    if (left > 0) this.out.write(`\x1b[${left}D`)
   }
 
   /** Prints a line into the scrollback above the region, then redraws the region. */
@@ -28,7 +36,7 @@ export class LiveRegion {
     const lines = this.lines
     this.erase()
     this.out.write(`${line}\n`)
-    this.render(lines)
+    this.render(lines, this.back)
   }
 
   erase(): void {

@@ -4,6 +4,7 @@ import { approvalQuestion, askedApproval } from './approvalPrompt.js'
 import { parseCommand, runCommand } from './commands.js'
 import { COLORS, droppedLine, formatDurable, formatLive, textOf } from './format.js'
 import { inboxLines } from './inboxList.js'
+import { type Key, LineEditor } from './lineEditor.js'
 import { LiveRegion } from './liveRegion.js'
 import { type Edited, QueueEditor } from './queueEditor.js'
 import { quitNow } from './quitNow.js'
@@ -12,11 +13,11 @@ import { RunningTools } from './runningTools.js'
 import { usageText } from './usageText.js'
 
 const SPINNER = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏'
-type Key = { readonly name?: string; readonly ctrl?: boolean; readonly meta?: boolean }
 
 /** The keys, for `/help` in the terminal (the commands come from `runCommand`). */
 export const KEYS_HELP = [
   'Keys: Enter sends (it steers while a turn runs) · Tab queues · Esc cancels the turn and drops what waits, putting its text back in the input line (the status line says so) · Ctrl-U clears the input line · Ctrl-D or /quit quits at once',
+  'The input line edits as in a shell: Left/Right, Home/End, Ctrl-A/E, Ctrl-W deletes a word, Ctrl-K the rest of the line; with nothing queued, Up/Down walk the lines sent before',
   'Up takes the last queued item into the input line (Up again: the one before; Down: the next, past the last your line is back); Enter puts the edit back in place, an emptied line drops it; Esc cancels the edit',
   'Ctrl-P steers the item you are editing, or else the last queued one, into the running turn (while idle it runs next)',
 ]
@@ -43,8 +44,9 @@ export const runTty = (
     const region = new LiveRegion(io.output)
     const editor = new QueueEditor(agent)
     const running = new RunningTools()
+    // Enter on a line that is not an edit sends it (readline keeps it in the history).
+    const line = new LineEditor((text) => submit(text))
     let inbox = agent.inbox
-    let buffer = ''
     let partial = ''
     let position = ''
     let thinking = false
@@ -71,23 +73,30 @@ export const runTty = (
       const list = inboxLines(inbox, { columns, limit: 8, ...(editor.id ? { editing: editor.id } : {}) })
       const prompt = editor.id === undefined ? '›' : `edit ${editor.number} ›`
       const question = approvalQuestion(agent, columns)
-      region.render([
-        ...(partial ? [`${cyan('assistant ›')} ${partial}`] : []),
-        ...running.lines(columns).map(dim),
-        ...(question ? [bold(question)] : []),
-        dim(`${spin}${parts.join(' · ')}  ${notice || hint()}`),
-        ...list.map(dim),
-        `${bold(prompt)} ${buffer}`,
-      ])
+      region.render(
+        [
+          ...(partial ? [`${cyan('assistant ›')} ${partial}`] : []),
+          ...running.lines(columns).map(dim),
+          ...(question ? [bold(question)] : []),
+          dim(`${spin}${parts.join(' · ')}  ${notice || hint()}`),
+          ...list.map(dim),
+          `${bold(prompt)} ${line.text}`,
+        ],
+        line.text.length - line.cursor,
+      )
     }
     const print = (line: string | undefined) => {
       if (line !== undefined && !quitting) region.print(line)
     }
     const apply = (edited: Edited | undefined) => {
       if (!edited) return
-      buffer = edited.buffer
+      line.set(edited.buffer)
       notice = edited.notice ?? ''
     }
+    // Before anything draws the live region: the welcome is scrollback, the status line drawn once.
+    io.output.write(
+      dim('steerable — type a prompt and press Enter; steer while it answers. /help for commands.\n'),
+    )
     const receipts = new Receipts(agent, (line, ok) => print(ok ? dim(line) : red(line)))
 
     agent.transcript$.subscribe((event) => {
@@ -107,7 +116,7 @@ export const runTty = (
     agent.inbox$.subscribe((next) => {
       inbox = next
       receipts.update(next)
-      apply(editor.check(next, buffer))
+      apply(editor.check(next, line.text))
       render()
     })
     agent.events$.subscribe((event) => {
@@ -118,7 +127,7 @@ export const runTty = (
         const back = event.messages.map((m) => textOf(m.content)).filter(Boolean)
         const what = back.length === 1 ? 'its text is' : 'their text is'
         notice = `${droppedLine(event.messages)} — ${back.length > 0 ? `${what} back in the input line: Enter sends it again, Ctrl-U clears it` : 'nothing to put back'}`
-        buffer = [...back, buffer].filter(Boolean).join(' ')
+        line.set([...back, line.text].filter(Boolean).join(' '))
       }
       if (event.type === 'agent/stream/delta' && event.kind === 'text') {
         partial += event.text
@@ -138,6 +147,7 @@ export const runTty = (
       quitting = true
       clearInterval(spinner)
       io.input.off('keypress', onKey)
+      line.close()
       if (io.input.isTTY) io.input.setRawMode(false)
       io.input.pause()
       region.erase()
@@ -166,40 +176,38 @@ export const runTty = (
       })
       render()
     }
+    const take = (): string => {
+      const text = line.text
+      line.set('')
+      return text
+    }
     const onKey = (text: string | undefined, key: Key = {}) => {
+      const editing = editor.id !== undefined
       if (key.ctrl && key.name === 'd') return quit()
       if (key.ctrl && key.name === 'c') {
-        if (buffer === '' && editor.id === undefined) return quit()
+        if (line.text === '' && !editing) return quit()
         editor.cancel()
-        buffer = ''
+        line.set('')
       } else if (key.ctrl && key.name === 'u') {
         // As in a shell: the input line is cleared (an edit stays open; Enter on it then drops the item).
-        buffer = ''
+        line.set('')
         notice = ''
       } else if (key.ctrl && key.name === 'p') {
-        apply(editor.promote(buffer))
-      } else if (key.name === 'up') {
-        apply(editor.up(buffer))
-      } else if (key.name === 'down') {
-        apply(editor.down(buffer))
-      } else if (editor.id !== undefined && ['return', 'enter', 'tab'].includes(key.name ?? '')) {
-        apply(editor.save(buffer))
-      } else if (editor.id !== undefined && key.name === 'escape') {
+        apply(editor.promote(line.text))
+      } else if ((key.name === 'up' || key.name === 'down') && (editing || inbox.queue.length > 0)) {
+        apply(key.name === 'up' ? editor.up(line.text) : editor.down(line.text))
+      } else if (editing && ['return', 'enter', 'tab'].includes(key.name ?? '')) {
+        apply(editor.save(line.text))
+      } else if (editing && key.name === 'escape') {
         apply(editor.cancel())
-      } else if (key.name === 'return' || key.name === 'enter') {
-        const line = buffer
-        buffer = ''
-        return submit(line)
       } else if (key.name === 'tab') {
-        const line = buffer
-        buffer = ''
-        return submit(line.trim() ? `/queue ${line}` : '')
+        const queued = take()
+        return submit(queued.trim() ? `/queue ${queued}` : '')
       } else if (key.name === 'escape') {
         return submit('/cancel')
-      } else if (key.name === 'backspace') {
-        buffer = buffer.slice(0, -1)
-      } else if (text && !key.ctrl && !key.meta && text >= ' ') {
-        buffer += text
+      } else {
+        // Everything else edits the line, as readline does in a shell; Enter sends it.
+        line.key(text, key)
       }
       render()
     }
@@ -208,8 +216,5 @@ export const runTty = (
     if (io.input.isTTY) io.input.setRawMode(true)
     io.input.on('keypress', onKey)
     io.input.resume()
-    io.output.write(
-      dim('steerable — type a prompt and press Enter; steer while it answers. /help for commands.\n'),
-    )
     render()
   })
