@@ -1,5 +1,5 @@
 import type { AgentEvent, SessionEvent, SessionEventOf } from '../contracts/events.js'
-import type { AgentMessage, ContentBlock } from '../contracts/messages.js'
+import type { AgentMessage, ContentBlock, MessageSource } from '../contracts/messages.js'
 import { isHumanPrompt } from '../index.js'
 import { errorText } from '../messages/errorText.js'
 import { label } from '../testing.js'
@@ -50,13 +50,25 @@ export const shownText = (content: readonly ContentBlock[]): string => {
   return shown.trim()
 }
 
+/**
+ * Whose context a message is: what the person typed with `/inject` (an inject from this terminal
+ * or an attached one) says `inject`; a plugin says its name; any other source its kind.
+ */
+const contextLabel = (source: MessageSource): string => {
+  if (source.kind !== 'plugin') return source.kind
+  const plugin = String(source.plugin)
+  return plugin === 'cli' ? 'inject' : plugin
+}
+
 /** One transcript event as a line for people (`undefined` for bookkeeping events). */
 export const formatDurable = (event: SessionEvent, style: Style): string | undefined => {
   switch (event.type) {
     case 'user/message': {
       const text = shownText(event.data.content)
       const source = event.data.source
-      return isHumanPrompt(source) ? `${style.bold('you ›')} ${text}` : style.dim(`[${source.kind}] ${text}`)
+      return isHumanPrompt(source)
+        ? `${style.bold('you ›')} ${text}`
+        : style.dim(`[${contextLabel(source)}] ${text}`)
     }
     case 'steering/message':
       return `${style.bold('you (steer) ›')} ${shownText(event.data.content)}`

@@ -30,8 +30,8 @@ describe('steerable without a terminal', () => {
     const result = run('/inject the user is on a train\nfirst\n/queue second\n/help\n/nope\n')
     expect(result.status).toBe(0)
     const out = result.stdout
-    expect(out).toContain('[plugin] the user is on a train')
-    expect(out.indexOf('you › first')).toBeGreaterThan(out.indexOf('[plugin] the user is on a train'))
+    expect(out).toContain('[inject] the user is on a train')
+    expect(out.indexOf('you › first')).toBeGreaterThan(out.indexOf('[inject] the user is on a train'))
     expect(out.indexOf('you › second')).toBeGreaterThan(out.indexOf('you › first'))
     expect(out).toContain('/queue text · /steer text')
     expect(out).toContain('/promote N · /drop N · /move N M')

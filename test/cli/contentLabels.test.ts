@@ -43,7 +43,7 @@ describe('R86: image and file blocks in the terminal', () => {
     agent.followup('go')
     await agent.whenIdle()
     const lines = agent.session.events.flatMap((e) => formatDurable(e, PLAIN) ?? [])
-    expect(lines).toContain('[plugin] see [file report.pdf] and [image image/webp] then more')
+    expect(lines).toContain('[inject] see [file report.pdf] and [image image/webp] then more')
     await agent.dispose()
   })
 
