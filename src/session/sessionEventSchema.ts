@@ -105,6 +105,7 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
   event('compaction', compactionData),
   event('rollback', z.strictObject({ toTurn: z.int().min(0) })),
   event('fork', z.strictObject({ from: z.string().min(1), atTurn: z.int().min(0) })),
+  event('tools/changed', z.strictObject({ added: z.array(z.string()), removed: z.array(z.string()) })),
 ]) as unknown as z.ZodType<SessionEvent>
 
 /** Where a list of events breaks the schema or the `seq` order; `undefined` when it is valid. */

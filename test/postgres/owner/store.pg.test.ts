@@ -2,8 +2,10 @@
  * The session store on PostgreSQL (R53): migrate, open without a lease, checkpoints as one
  * transaction, resume across agents, the inbox journal, and corrupt rows (R37).
  */
+import { BehaviorSubject } from 'rxjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAgent, SessionStoreError } from '../../../src/index.js'
+import { z } from 'zod'
+import { createAgent, defineTool, SessionStoreError, type ToolDefinition } from '../../../src/index.js'
 import { MIGRATIONS, MIGRATIONS_TABLE } from '../../../src/postgres/db/schema.js'
 import { migrate, openPostgresSession, type PostgresSessionStore } from '../../../src/postgres.js'
 import { scriptedModel } from '../../../src/testing.js'
@@ -24,6 +26,8 @@ const owned = async (sessionId: string): Promise<PostgresSessionStore> => {
   await store.takeLease()
   return store
 }
+const tool = (name: string): ToolDefinition =>
+  defineTool({ name, description: `The ${name} tool.`, parameters: z.object({}), execute: () => name })
 const count = async (table: string, sessionId: string) =>
   Number(
     (await db.pool.query(`SELECT count(*) AS n FROM ${table} WHERE session_id = $1`, [sessionId])).rows[0].n,
@@ -119,6 +123,28 @@ describe('R53: the store', () => {
     await second.session.flush()
     expect(model.requests[0]?.turn).toBe(3)
     expect((await openPostgresSession(db.pool, sessionId)).load()).toEqual(second.session.events)
+    await second.dispose()
+  })
+
+  it('R100, R53: a session whose tool list changed between turns (tools/changed) reopens', async () => {
+    const sessionId = newSession()
+    const source = new BehaviorSubject<readonly ToolDefinition[]>([tool('a')])
+    const first = createAgent({
+      model: scriptedModel(['a1', 'a2']),
+      store: await owned(sessionId),
+      tools: [{ tools$: source }],
+    })
+    first.followup('q1')
+    await first.whenIdle()
+    source.next([tool('a'), tool('b')])
+    first.followup('q2')
+    await first.whenIdle()
+    await first.dispose()
+    expect(first.session.events.filter((e) => e.type === 'tools/changed')).toHaveLength(1)
+    const reader = await openPostgresSession(db.pool, sessionId)
+    expect(reader.load()).toEqual(first.session.events)
+    const second = createAgent({ model: scriptedModel(['a3']), store: await owned(sessionId) })
+    expect(second.session.events).toEqual(first.session.events)
     await second.dispose()
   })
 
