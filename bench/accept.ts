@@ -1,5 +1,5 @@
 /**
- * Issue #7, part 1: the time per accepted followup while a turn is held open, for 100,000 sends
+ * The time per accepted followup while a turn is held open, for 100,000 sends
  * (steerable: validation, snapshot, freeze, id and enqueue included), beside the peer's
  * `followUp` and the floor. Three forms: the string shorthand; `{content, source}` data of one
  * text block, which is the shorthand's value (steerable checks it by hand, then takes the string

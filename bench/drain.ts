@@ -1,5 +1,5 @@
 /**
- * Issue #7, part 3: drain. 10,000 and 100,000 followups are queued while a turn is held open;
+ * Drain. 10,000 and 100,000 followups are queued while a turn is held open;
  * then the turn is released and every queued followup runs as its own turn (the peer's `all`
  * mode instead hands all of them to one turn: its own semantics, shown beside). Reports the time
  * from the release to idle, and t(100k) ÷ t(10k): 10 is linear, 100 quadratic.

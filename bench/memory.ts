@@ -1,5 +1,5 @@
 /**
- * Issue #7, part 4: memory of 100,000 queued followups (queued while a turn is held open).
+ * Memory of 100,000 queued followups (queued while a turn is held open).
  * Each measurement runs in its own child process started with `--expose-gc`, so every subject
  * starts from a clean heap and its peak RSS is its own:
  *

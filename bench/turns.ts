@@ -1,5 +1,5 @@
 /**
- * Issue #7, part 2: turn overhead. 10,000 sequential turns with a model that answers at once
+ * Turn overhead. 10,000 sequential turns with a model that answers at once
  * (steerable and the floor: `followup()` then `whenIdle()`; the peer: `await prompt()`):
  *
  * - bare: a fresh agent every 100 turns (creating and disposing it is not timed), so the
