@@ -24,7 +24,13 @@ import type {
   SteerOptions,
 } from '../contracts/messages.js'
 import type { Command } from '../machine/inputs.js'
-import { canRetry, selectAcceptsNextStep, selectIsIdle, selectStatus } from '../machine/selectors.js'
+import {
+  canRetry,
+  selectAcceptsNextStep,
+  selectIsIdle,
+  selectStatus,
+  selectUsage,
+} from '../machine/selectors.js'
 import { FOLLOWUP, INJECT, STEER } from '../messages/acceptSend.js'
 import { parseCancelArgs } from '../messages/parseCancelArgs.js'
 import { checkCompact } from '../messages/parseCompactOptions.js'
@@ -135,7 +141,7 @@ export class AgentFacade implements Agent {
   }
 
   get usage(): SessionUsage {
-    return this.#parts.transcript.usage
+    return selectUsage(this.#driver.getSnapshot())
   }
 
   get usage$(): Observable<SessionUsage> {

@@ -5,7 +5,7 @@ import type { PendingApproval } from '../contracts/approvals.js'
 import type { SessionEvent, SessionUsage } from '../contracts/events.js'
 import type { InboxSnapshot, Outcome } from '../contracts/inbox.js'
 import type { AgentMessageId, AgentStatus } from '../contracts/messages.js'
-import { selectStatus, selectStepText } from '../machine/selectors.js'
+import { selectStatus, selectStepText, selectUsage } from '../machine/selectors.js'
 import type { Driver } from '../runtime/driver.js'
 import type { AgentParts } from './agentParts.js'
 import { ApprovalsView } from './approvalsView.js'
@@ -60,13 +60,9 @@ export class AgentViews<A> {
     )
   }
 
-  /** The ledger gives the same frozen object until a request's usage is appended (R73). */
+  /** The state keeps the same frozen usage until a request's usage is written (R73). */
   get usage$(): Observable<SessionUsage> {
-    const { transcript } = this.#parts
-    this.#usage$ ??= this.#driver.snapshots$.pipe(
-      map(() => transcript.usage),
-      distinctUntilChanged(),
-    )
+    this.#usage$ ??= this.#driver.snapshots$.pipe(map(selectUsage), distinctUntilChanged())
     return this.#usage$
   }
 

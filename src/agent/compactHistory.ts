@@ -17,7 +17,15 @@ export const autoCompaction = (
 ): (CompactionOrder & { readonly threshold: number }) | undefined =>
   agent?.whenInputTokensExceed === undefined
     ? undefined
-    : { ref: 0, keepLastTurns: defaultKeep(agent), threshold: agent.whenInputTokensExceed }
+    : {
+        ref: 0,
+        keepLastTurns: defaultKeep(agent),
+        threshold: agent.whenInputTokensExceed,
+        ...(agent.summarize === undefined ? BY_MODEL : {}),
+      }
+
+/** The order of a compaction whose summariser is the agent's model: the budget counts it (R80). */
+const BY_MODEL = Object.freeze({ byModel: true as const })
 
 /**
  * The result of the next `compaction/end`: the one this call started, or the one it joined (R74).
@@ -46,6 +54,7 @@ export const compactNow = <A>(
 ): Promise<CompactionResult> => {
   const ref = summarizers.add(options.summarize)
   const keepLastTurns = options.keepLastTurns ?? summarizers.keepLastTurns
-  const compact = () => driver.send({ type: 'compact', ref, keepLastTurns })
+  const byModel = options.summarize === undefined && !summarizers.hasOwn ? BY_MODEL : {}
+  const compact = () => driver.send({ type: 'compact', ref, keepLastTurns, ...byModel })
   return nextCompactionEnd(driver.events$, compact).finally(() => summarizers.forget(ref))
 }

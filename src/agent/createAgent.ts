@@ -2,6 +2,7 @@ import type { Agent } from '../contracts/agent.js'
 import type { AgentOptions } from '../contracts/agentOptions.js'
 import type { Effect } from '../machine/effects.js'
 import { type DeliveryState, initialState } from '../machine/state.js'
+import { usageOfLog } from '../machine/usageFold.js'
 import { checkAgentOptions } from '../messages/checkAgentOptions.js'
 import { mintSessionId } from '../messages/mint.js'
 import { Driver } from '../runtime/driver.js'
@@ -19,7 +20,7 @@ import { AgentFacade } from './agentFacade.js'
 import type { AgentParts } from './agentParts.js'
 import { autoCompaction, defaultKeep } from './compactHistory.js'
 import { restoredState, restoreInbox } from './restoreInbox.js'
-import { budgetState, pausedState } from './restorePause.js'
+import { pausedState } from './restorePause.js'
 
 /**
  * Creates an agent: an LLM agent loop that accepts a followup, a steer or an inject at any moment.
@@ -74,7 +75,9 @@ export const openAgent = (options: AgentOptions, opening: Opening): Agent => {
     ...initialState(agentId, lastTurnOf(history)),
     ...restoredState(restored),
     ...resumed?.state,
-    ...budgetState(checked.budget, history),
+    ...(checked.budget === undefined ? {} : { budget: checked.budget }),
+    // The same fold the reducer runs on each event it writes (R73, R80).
+    usage: usageOfLog(transcript.events),
     autoCompaction: autoCompaction(checked.compaction),
     journaling: store.inbox !== undefined,
     tools: toolbox.sourced ? { latest: toolbox.latest, step: toolbox.latest } : undefined,

@@ -1,6 +1,6 @@
 import type { Agent } from '../contracts/agent.js'
 import type { BudgetLimits } from '../contracts/events.js'
-import { selectHasBudget, selectUsage } from '../machine/selectors.js'
+import { selectBudgetUsage, selectHasBudget } from '../machine/selectors.js'
 import { parseRaise } from '../messages/parseBudget.js'
 import { parseCancelToolCall, parseDecision } from '../messages/parseDecision.js'
 import type { Driver } from '../runtime/driver.js'
@@ -37,6 +37,6 @@ export const cancelCall = (driver: Driver<Agent>, callId: string, options: unkno
 /** `raiseBudget` (R80): each new limit above what is used already. */
 export const raiseBudget = (driver: Driver<Agent>, limits: BudgetLimits): void => {
   const state = driver.getSnapshot()
-  const checked = parseRaise(limits, selectUsage(state), selectHasBudget(state))
+  const checked = parseRaise(limits, selectBudgetUsage(state), selectHasBudget(state))
   driver.send({ type: 'raise-budget', limits: checked })
 }

@@ -1,9 +1,7 @@
-import type { Budget } from '../contracts/agentOptions.js'
-import type { SessionEvent } from '../contracts/events.js'
 import type { Turn } from '../machine/activity.js'
 import type { Effect } from '../machine/effects.js'
 import type { DeliveryState } from '../machine/state.js'
-import { type PausedTurn, usageOf } from '../session/pausedTurn.js'
+import type { PausedTurn } from '../session/pausedTurn.js'
 
 /**
  * The delivery state of a session that reopens paused (R65): its last turn is the activity again,
@@ -49,9 +47,3 @@ export const pausedState = (
 }
 
 const EMPTY = Object.freeze({ content: Object.freeze([]), toolCalls: Object.freeze([]) })
-
-/** The budget fields of a state: the limits given, and the usage the log shows (R80). */
-export const budgetState = (
-  budget: Budget | undefined,
-  history: readonly SessionEvent[],
-): Partial<DeliveryState> => (budget === undefined ? {} : { budget, usage: usageOf(history) })

@@ -94,7 +94,8 @@ export type ToolEndEvent = Live<
  */
 export type CompactionResult =
   | ({ readonly kind: 'compacted' } & SessionEventDataMap['compaction'])
-  | { readonly kind: 'skipped' }
+  /** Nothing to compact; or `reason: 'budget'`: the budget is spent and the summariser is the model (R80). */
+  | { readonly kind: 'skipped'; readonly reason?: 'budget' }
   | { readonly kind: 'aborted' }
   | { readonly kind: 'error'; readonly error: unknown }
 

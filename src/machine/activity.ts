@@ -105,7 +105,12 @@ export type Turn = {
 export type Between = { readonly kind: 'between'; readonly id: number; readonly checkpointed: boolean }
 
 /** What a compaction was asked to do (R74): `ref` names its summariser to the runtime. */
-export type CompactionOrder = { readonly ref: number; readonly keepLastTurns: number }
+export type CompactionOrder = {
+  readonly ref: number
+  readonly keepLastTurns: number
+  /** The summariser is the agent's own model: its request counts against the budget (R80). */
+  readonly byModel?: true
+}
 
 /**
  * A compaction between turns (R74, R75): the window is open, so sends wait as they do for any

@@ -1,11 +1,11 @@
 import type { Claim } from './activity.js'
+import { firstStep } from './budget.js'
 import { fifoFrom, fifoShift, fifoToArray } from './fifo.js'
 import type { InputOf } from './inputs.js'
 import { settleContexts, writeEntries } from './outbox.js'
 import { type ClaimedItem, claimedItem, itemMaxSteps, itemMessage, itemWakes } from './queuedItem.js'
 import { withClaim } from './records.js'
 import type { Reduction } from './reduction.js'
-import { beginStep } from './stepStart.js'
 import { discard, expireGuarded, nextId } from './waiting.js'
 
 /** The current claim, if `activity` names it and no cancel hit it. */
@@ -57,7 +57,7 @@ export const admissionAllowed = (
   for (const context of admission.additionalContexts) r.durable({ type: 'user/message', data: context })
   writeEntries(r, outbox.slice(inherited), turn)
   const maxSteps = itemMaxSteps(claim.item)
-  beginStep(r, maxSteps === undefined ? { id: claim.id, turn } : { id: claim.id, turn, maxSteps }, 1)
+  firstStep(r, maxSteps === undefined ? { id: claim.id, turn } : { id: claim.id, turn, maxSteps })
 }
 
 export const admissionBlocked = (r: Reduction, { activity, reason }: InputOf<'admission/blocked'>): void => {

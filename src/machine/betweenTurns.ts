@@ -1,3 +1,4 @@
+import { firstStep } from './budget.js'
 import { beginClaim } from './claim.js'
 import { beginCompaction, dropDueCompaction } from './compaction.js'
 import { beginClosing } from './dispose.js'
@@ -7,7 +8,6 @@ import { settleContexts, writeEntries } from './outbox.js'
 import { withBetween } from './records.js'
 import type { Reduction } from './reduction.js'
 import { activeWork } from './state.js'
-import { beginStep } from './stepStart.js'
 
 /** R36, R13b: the checkpoint is durable; the next move runs after the current call stack. */
 export const checkpointDone = (r: Reduction, { activity }: InputOf<'checkpoint/done'>): void => {
@@ -77,7 +77,7 @@ export const openRetryTurn = (r: Reduction): void => {
   }
   r.durable({ type: 'turn/start', data: { turn, trigger: { kind: 'retry' } } })
   writeEntries(r, outbox, turn)
-  beginStep(r, { id, turn }, 1)
+  firstStep(r, { id, turn })
 }
 
 /** `retry()`: at once while idle; coalesced inside `requestError`; otherwise ignored. */

@@ -1,7 +1,6 @@
 import type { AgentMessage } from '../contracts/messages.js'
 import type { AbortCause, Turn } from './activity.js'
 import { reject } from './admission.js'
-import { countRequest } from './budget.js'
 import { abortCompaction, noteRequest } from './compaction.js'
 import { emptyFifo, fifoToArray } from './fifo.js'
 import type { InputOf } from './inputs.js'
@@ -80,7 +79,6 @@ export const unwind = (r: Reduction, { activity }: InputOf<'unwind'>): void => {
   if (work.kind === 'claim') return reject(r, work, work.abort.cause)
   r.effect({ kind: 'stop', activity })
   if (work.abort.cause.kind === 'disposed' && isPausedTurn(work)) return suspendTurn(r, work)
-  if (work.phase === 'model') countRequest(r, work.draft.usage) // a cut request counts (R80)
   if (work.phase === 'tools') abortBatch(r, work)
   if (work.stepOpen) {
     const end = stepEndOf(work)

@@ -1,24 +1,26 @@
 import type { CompactionResult } from '../contracts/events.js'
 import type { Usage } from '../contracts/messages.js'
 import type { AbortCause, Compacting, CompactionOrder } from './activity.js'
+import { budgetSpent } from './budgetCheck.js'
 import type { InputOf } from './inputs.js'
 import type { Reduction } from './reduction.js'
 
 const SKIPPED: CompactionResult = Object.freeze({ kind: 'skipped' })
 const ABORTED: CompactionResult = Object.freeze({ kind: 'aborted' })
+const OVER_BUDGET: CompactionResult = Object.freeze({ kind: 'skipped', reason: 'budget' })
 
 /**
  * `compact()` (R74): at once while nothing runs; otherwise it is due before the next admission.
  * A call made while one is due or running joins it (the façade resolves every caller with the
  * next `compaction/end`), so two calls never summarise twice in a row.
  */
-export const compact = (r: Reduction, { ref, keepLastTurns }: InputOf<'compact'>): void => {
+export const compact = (r: Reduction, { type: _, ...order }: InputOf<'compact'>): void => {
   const s = r.state
   // Asked while dispose() unwinds: it never runs, and its caller hears so.
   if (s.disposal !== 'none') return endWithout(r, ABORTED)
   if (s.activity?.kind === 'compaction' || s.compactionDue) return
-  if (s.activity === null) return beginCompaction(r, { ref, keepLastTurns })
-  r.set({ compactionDue: { ref, keepLastTurns } })
+  if (s.activity === null) return beginCompaction(r, order)
+  r.set({ compactionDue: order })
 }
 
 /**
@@ -35,6 +37,8 @@ export const beginCompaction = (r: Reduction, order: CompactionOrder): void => {
     r.live({ type: 'agent/status', agentId: s.agentId, status: 'running' })
   }
   r.live({ type: 'agent/compaction/start', agentId: s.agentId, turn: s.lastTurn })
+  // R80: the agent's own model makes no request once the budget is spent.
+  if (order.byModel && budgetSpent(s)) return endCompaction(r, activity, OVER_BUDGET)
   const { ref, keepLastTurns } = order
   r.effect({ kind: 'summarize', activity: id, ref, keepLastTurns, turn: s.lastTurn })
 }
@@ -85,7 +89,8 @@ export const dueAfterTurn = (r: Reduction): void => {
   if (requestInput === undefined) return
   r.set({ requestInput: undefined })
   if (!auto || requestInput <= auto.threshold || r.state.compactionDue || r.state.disposal !== 'none') return
-  r.set({ compactionDue: { ref: auto.ref, keepLastTurns: auto.keepLastTurns } })
+  const { threshold: _, ...order } = auto
+  r.set({ compactionDue: order })
 }
 
 /** Notes a request's prompt size for R76, only when the agent compacts by itself. */

@@ -1,6 +1,6 @@
 import type { AgentMessageId } from '../contracts/messages.js'
 import type { Turn } from './activity.js'
-import { budgetStops, continueTurn, countRequest } from './budget.js'
+import { budgetStops, continueTurn } from './budget.js'
 import { noteRequest } from './compaction.js'
 import { drainOutbox } from './outbox.js'
 import type { OutboxEntry } from './outboxEntry.js'
@@ -45,7 +45,6 @@ export const cutStep = (r: Reduction, id: AgentMessageId): void => {
       type: 'assistant/message',
       data: { turn: turn.turn, step, content, usage, interrupted: true },
     })
-  countRequest(r, turn.draft.usage)
   drainOutbox(r, turn.turn)
   r.durable({
     type: 'step/end',

@@ -10,6 +10,7 @@ import type {
   UserMessageData,
 } from '../contracts/messages.js'
 import type { ModelEvent } from '../contracts/model.js'
+import type { CompactionOrder } from './activity.js'
 
 /** Bound for the queued FIFO or the steering outbox: `next-turn`, or `next-step` with wakeup. */
 export type QueueSend = {
@@ -84,7 +85,7 @@ export type Command =
   /** `rollback(turns)` (R77): the messages go back to the end of turn `toTurn` (0: before any). */
   | { readonly type: 'rollback'; readonly toTurn: number }
   /** `compact(options)` (R74): `ref` names the summariser the runtime keeps for it. */
-  | { readonly type: 'compact'; readonly ref: number; readonly keepLastTurns: number }
+  | ({ readonly type: 'compact' } & CompactionOrder)
 
 /** An allowed admission, after every `promptSubmit` hook ran and the decision validated. */
 export type Admission = {

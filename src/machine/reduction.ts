@@ -5,6 +5,7 @@ import type { Effect } from './effects.js'
 import type { Output } from './outputs.js'
 import { copyState } from './records.js'
 import type { DeliveryState } from './state.js'
+import { foldUsage } from './usageFold.js'
 
 /**
  * One reduction in progress: the state so far and the ordered outputs. A fresh `Reduction` per input
@@ -72,7 +73,10 @@ export class Reduction {
     this.add({ kind: 'live', event })
   }
 
+  /** Every durable event folds into the usage as it is written, as a reopened log folds (R73, R80). */
   durable(draft: DurableDraft): void {
+    const usage = foldUsage(this.state.usage, draft)
+    if (usage !== this.state.usage) this.writable().usage = usage
     this.add({ kind: 'durable', draft })
   }
 

@@ -1,11 +1,12 @@
 import type { StepText } from '../contracts/agent.js'
-import type { BudgetUsage } from '../contracts/events.js'
+import type { BudgetUsage, SessionUsage } from '../contracts/events.js'
 import type { AgentMessageId, AgentStatus, ToolCallBlock } from '../contracts/messages.js'
 import { isHumanPrompt } from '../messages/isHumanPrompt.js'
 import { cancellableIndex } from './cancelCall.js'
 import { fifoToArray } from './fifo.js'
 import { itemSource, itemWakes } from './queuedItem.js'
 import { type DeliveryState, isQuiescent } from './state.js'
+import { budgetUsage } from './usageFold.js'
 import { holds } from './waiting.js'
 
 /**
@@ -59,8 +60,11 @@ export const selectIsPending = (s: DeliveryState, callId: string): boolean =>
 export const selectIsCancellable = (s: DeliveryState, callId: string): boolean =>
   cancellableIndex(s.activity?.kind === 'turn' ? s.activity : undefined, callId) >= 0
 
-/** What the model reported and the requests made, as counted against the budget (R80). */
-export const selectUsage = (s: DeliveryState): BudgetUsage => s.usage
+/** `agent.usage` (R73): the same frozen object until a request's usage is written. */
+export const selectUsage = (s: DeliveryState): SessionUsage => s.usage
+
+/** What the budget counts (R80): the tokens of `agent.usage`, reported and estimated, and its requests. */
+export const selectBudgetUsage = (s: DeliveryState): BudgetUsage => budgetUsage(s.usage)
 
 export const selectHasBudget = (s: DeliveryState): boolean => s.budget !== undefined
 

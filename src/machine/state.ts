@@ -1,10 +1,11 @@
 import type { Budget } from '../contracts/agentOptions.js'
-import type { BudgetUsage } from '../contracts/events.js'
+import type { SessionUsage } from '../contracts/events.js'
 import type { AgentStatus } from '../contracts/messages.js'
 import type { Activity, Claim, CompactionOrder, Turn } from './activity.js'
 import { emptyFifo, type Fifo } from './fifo.js'
 import type { OutboxEntry } from './outboxEntry.js'
 import type { QueuedItem } from './queuedItem.js'
+import { NO_USAGE } from './usageFold.js'
 
 /** A tool list by version and names (R100): what the runtime's catalog holds under `version`. */
 export type ToolListRef = { readonly version: number; readonly names: readonly string[] }
@@ -46,8 +47,8 @@ export type DeliveryState = {
   readonly suspended?: true
   /** The store keeps an inbox journal: every inbox change is also a `journal` output (R50). */
   readonly journaling: boolean
-  /** What the model reported over the session, counted against `budget` (R80). */
-  readonly usage: BudgetUsage
+  /** `agent.usage`: every request of the session, folded from its log (R73), what `budget` counts (R80). */
+  readonly usage: SessionUsage
   readonly budget?: Budget
   /** A compaction asked for while work ran: it runs before the next admission (R74, R76). */
   readonly compactionDue?: CompactionOrder | undefined
@@ -76,8 +77,6 @@ export const initialState = (agentId: string, lastTurn = 0): DeliveryState => ({
   journaling: false,
   usage: NO_USAGE,
 })
-
-export const NO_USAGE: BudgetUsage = Object.freeze({ totalTokens: 0, requests: 0 })
 
 /** R28: no wake scheduled, no admission/turn active, no waking item queued. */
 export const isQuiescent = (s: DeliveryState): boolean =>

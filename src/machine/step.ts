@@ -2,7 +2,7 @@ import type { ContentBlock } from '../contracts/messages.js'
 import type { ModelEvent } from '../contracts/model.js'
 import { errorText } from '../messages/errorText.js'
 import type { StepDraft, Turn } from './activity.js'
-import { budgetStops, continueTurn, countRequest } from './budget.js'
+import { budgetStops, continueTurn } from './budget.js'
 import { noteRequest } from './compaction.js'
 import type { InputOf } from './inputs.js'
 import { drainOutbox } from './outbox.js'
@@ -91,12 +91,11 @@ export const modelEvent = (r: Reduction, { activity, step, event }: InputOf<'mod
 export const modelComplete = (r: Reduction, { activity, step }: InputOf<'model/complete'>): void => {
   const turn = liveTurn(r, activity, 'model', step)
   if (!turn) return
-  const { content, usage, toolCalls } = turn.draft
+  const { content, toolCalls } = turn.draft
   const finish = turn.draft.finish ?? 'stop'
   const recorded = requestUsage(turn.draft)
   noteRequest(r, recorded)
   r.durable({ type: 'assistant/message', data: { turn: turn.turn, step, content, usage: recorded } })
-  countRequest(r, usage)
   const maxTokens = turn.maxTokens || finish === 'max-tokens'
   const stop = budgetStops(r.state)
     ? 'budget'
@@ -165,7 +164,6 @@ export const hookFailed = (r: Reduction, { activity, step, error }: InputOf<'hoo
 export const modelFailed = (r: Reduction, { activity, step, error }: InputOf<'model/failed'>): void => {
   const turn = liveTurn(r, activity, 'model', step)
   if (!turn) return
-  countRequest(r, turn.draft.usage)
   const recorded = requestUsage(turn.draft)
   noteRequest(r, recorded)
   r.durable({ type: 'step/end', data: { turn: turn.turn, step, usage: recorded } })

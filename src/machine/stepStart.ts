@@ -15,14 +15,13 @@ export const liveTurn = (
   return step === undefined || a.step === step ? a : undefined
 }
 
-/** R15: every step starts with the `step` hook. */
-export const beginStep = (
-  r: Reduction,
-  base: Pick<Turn, 'id' | 'turn'> & Partial<Turn>,
-  step: number,
-): void => {
+/** What a turn's first step is made from: the turn's numbers, and its `maxSteps` when it has some. */
+export type TurnBase = Pick<Turn, 'id' | 'turn'> & Partial<Turn>
+
+/** The turn as `step` begins, in its `step` hook (R15). */
+export const stepTurn = (base: TurnBase, step: number): Turn =>
   // Listed, not spread (see copy.ts): a new step keeps the turn's maxTokens, requestError, abort.
-  const turn: Turn = withTurn(base as Turn, {
+  withTurn(base as Turn, {
     kind: 'turn',
     step,
     phase: 'step-hook',
@@ -35,6 +34,10 @@ export const beginStep = (
     maxTokens: base.maxTokens ?? false,
     approvals: undefined,
   })
+
+/** R15: every step starts with the `step` hook. */
+export const beginStep = (r: Reduction, base: TurnBase, step: number): void => {
+  const turn = stepTurn(base, step)
   r.setActivity(turn)
   r.effect({ kind: 'step-hook', activity: turn.id, turn: turn.turn, step })
 }

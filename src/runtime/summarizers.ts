@@ -12,6 +12,11 @@ export class Summarizers {
   /** How many turns a compaction keeps when `compact()` does not say. */
   readonly keepLastTurns: number
 
+  /** The agent has a summariser of its own (`compaction.summarize`), so the model is not asked. */
+  get hasOwn(): boolean {
+    return this.#fallback !== undefined
+  }
+
   constructor(fallback: Summarizer | undefined, keepLastTurns: number) {
     this.#fallback = fallback
     this.keepLastTurns = keepLastTurns

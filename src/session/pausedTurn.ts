@@ -1,4 +1,4 @@
-import type { BudgetUsage, SessionEvent } from '../contracts/events.js'
+import type { SessionEvent } from '../contracts/events.js'
 import type { ContentBlock, ToolCallBlock } from '../contracts/messages.js'
 
 /** A call's approval as the log has it: requested and not decided, or decided. */
@@ -83,6 +83,8 @@ export const findPausedTurn = (history: readonly SessionEvent[]): PausedTurn | u
         scan.recorded++
         break
       case 'budget/pause':
+        // Step 0 when the turn paused before its first request (R80).
+        scan.step = event.data.step
         scan.budget = true
         break
     }
@@ -95,16 +97,4 @@ export const findPausedTurn = (history: readonly SessionEvent[]): PausedTurn | u
   const waits = approvals.some((slot, i) => slot === 'pending' && i >= scan.recorded)
   const reasons = calls.map((call) => scan.reasons.get(call.id))
   return scan.stepOpen && waits ? { ...base, reason: 'approval', approvals, reasons } : undefined
-}
-
-/** What the model reported and the requests made, over a log (R80): one request per step. */
-export const usageOf = (history: readonly SessionEvent[]): BudgetUsage => {
-  let totalTokens = 0
-  let requests = 0
-  for (const event of history) {
-    if (event.type === 'step/start') requests++
-    else if (event.type === 'assistant/message' && event.data.usage)
-      totalTokens += event.data.usage.inputTokens + event.data.usage.outputTokens
-  }
-  return { totalTokens, requests }
 }

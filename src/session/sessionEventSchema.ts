@@ -101,7 +101,11 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
       cancelled: z.literal(true).optional(),
     }),
   ),
-  event('budget/pause', z.strictObject({ turn, step, usage: budgetUsage, limits: budgetLimits })),
+  // Step 0: the turn paused before its first request (R80).
+  event(
+    'budget/pause',
+    z.strictObject({ turn, step: z.int().min(0), usage: budgetUsage, limits: budgetLimits }),
+  ),
   event('compaction', compactionData),
   event('rollback', z.strictObject({ toTurn: z.int().min(0) })),
   event('fork', z.strictObject({ from: z.string().min(1), atTurn: z.int().min(0) })),

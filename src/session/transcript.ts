@@ -1,5 +1,5 @@
 import { AgentDisposedError } from '../contracts/errors.js'
-import type { DurableDraft, SessionEvent, SessionUsage } from '../contracts/events.js'
+import type { DurableDraft, SessionEvent } from '../contracts/events.js'
 import type { InboxRecord } from '../contracts/inbox.js'
 import type { Message } from '../contracts/messages.js'
 import type { SessionStore } from '../contracts/store.js'
@@ -7,7 +7,6 @@ import { errorText } from '../messages/errorText.js'
 import { deepFreeze } from '../messages/snapshot.js'
 import { deepFreezeNewParts } from './deepFreezeNewParts.js'
 import { type CompactionPlan, MessageProjection } from './messageProjection.js'
-import { UsageLedger } from './usageLedger.js'
 
 /** Who hears of a store failure outside a flush (the agent's driver, as a `store/failed` signal). */
 export type StoreFailures = { storeFailed(error: unknown): void }
@@ -23,8 +22,6 @@ export type StoreFailures = { storeFailed(error: unknown): void }
 export class Transcript {
   private readonly list: SessionEvent[]
   private readonly projection = new MessageProjection()
-  /** The session's token usage, folded as events are appended (R73). */
-  private readonly ledger = new UsageLedger()
   private snapshot: readonly Message[] | undefined
   private eventsSnapshot: readonly SessionEvent[] | undefined
   /** How many events the store has accepted. */
@@ -47,11 +44,6 @@ export class Transcript {
     this.list = history.map((event) => deepFreeze(event))
     this.stored = history.length
     for (const event of this.list) this.project(event)
-  }
-
-  /** `agent.usage` (R73): the same frozen object until a request's usage is appended. */
-  get usage(): SessionUsage {
-    return this.ledger.usage
   }
 
   /**
@@ -205,7 +197,6 @@ export class Transcript {
   }
 
   private project(event: SessionEvent): void {
-    this.ledger.see(event)
     if (this.projection.see(event) !== undefined) this.snapshot = undefined
   }
 }

@@ -3,10 +3,18 @@
  * the turn at its step boundary (until `raiseBudget()` or `cancel()`) or ends it; a followup's
  * `maxSteps` ends its turn `max-steps`.
  */
-import { filter, firstValueFrom } from 'rxjs'
+import { concat, filter, firstValueFrom, from, throwError } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { type Agent, defineTool, InvalidInputError } from '../../src/index.js'
+import {
+  type Agent,
+  createAgent,
+  defineTool,
+  InvalidInputError,
+  type ModelEvent,
+  type ModelRequest,
+  type SessionEvent,
+} from '../../src/index.js'
 import { run } from '../support/agents.js'
 
 const look = defineTool({
@@ -83,6 +91,212 @@ describe('R80: budgets', () => {
     )
     const { agent } = run([])
     expect(() => agent.raiseBudget({ maxTotalTokens: 5 })).toThrow(/no budget/)
+  })
+})
+
+const ends = (events: readonly SessionEvent[]) =>
+  events.flatMap((e) => (e.type === 'turn/end' ? [e.data.reason.kind] : []))
+const tokens = (agent: Agent) => agent.usage.inputTokens + agent.usage.outputTokens
+const reply = (text: string, usage?: { inputTokens: number; outputTokens: number }): ModelEvent[] => [
+  { type: 'text', text },
+  usage ? { type: 'finish', reason: 'stop', usage } : { type: 'finish', reason: 'stop' },
+]
+
+describe('R80: every request counts, and none starts once the budget is spent', () => {
+  it('R73/R80: a model that reports no usage: its estimated tokens count, so the budget trips after one request', async () => {
+    const silent = { toolCalls: [{ id: 'c', name: 'look', arguments: '{}' }], text: 'x'.repeat(400) }
+    const { agent, durable, model } = run(Array(7).fill(silent), {
+      tools: [look],
+      budget: { maxTotalTokens: 50, onExceed: 'stop' },
+    })
+    agent.followup('go')
+    await agent.whenIdle()
+    expect(model.requests).toHaveLength(1)
+    expect(agent.usage).toMatchObject({ requests: 1, estimatedRequests: 1 })
+    expect(tokens(agent)).toBeGreaterThan(50)
+    expect(ends(durable)).toEqual(['budget'])
+  })
+
+  it("R80: maxRequests 1 with 'pause' and single-step turns: the second turn pauses before its request, at step 0; raiseBudget runs it as step 1", async () => {
+    const { agent, durable, model } = run(['one', 'two', 'three'], {
+      budget: { maxRequests: 1, onExceed: 'pause' },
+    })
+    agent.followup('a')
+    agent.followup('b')
+    agent.followup('c')
+    const exceeded = await pausedOnBudget(agent)
+    expect(exceeded).toMatchObject({ turn: 2, step: 0, usage: { requests: 1 } })
+    expect(agent.status).toBe('paused')
+    expect(model.requests).toHaveLength(1)
+    expect(durable.slice(-3).map((e) => e.type)).toEqual(['turn/start', 'user/message', 'budget/pause'])
+    agent.raiseBudget({ maxRequests: 2 })
+    await pausedOnBudget(agent)
+    expect(model.requests.map((r) => [r.turn, r.step])).toEqual([
+      [1, 1],
+      [2, 1],
+    ])
+    expect(ends(durable)).toEqual(['completed', 'completed'])
+  })
+
+  it("R80: maxRequests 1 with 'stop': each later turn ends budget without a request", async () => {
+    const { agent, durable, model } = run(['one', 'two', 'three'], {
+      budget: { maxRequests: 1, onExceed: 'stop' },
+    })
+    agent.followup('a')
+    agent.followup('b')
+    agent.followup('c')
+    await agent.whenIdle()
+    expect(model.requests).toHaveLength(1)
+    expect(ends(durable)).toEqual(['completed', 'budget', 'budget'])
+    expect(durable.filter((e) => e.type === 'step/start')).toHaveLength(1)
+  })
+
+  it('R65/R80: a pause before the first request survives a reopen; raiseBudget then runs step 1', async () => {
+    const first = run(['one', 'two'], { budget: { maxRequests: 1, onExceed: 'pause' } })
+    first.agent.followup('a')
+    first.agent.followup('b')
+    await pausedOnBudget(first.agent)
+    await first.agent.dispose()
+    const history = first.agent.session.events
+    const requests: ModelRequest[] = []
+    const agent = createAgent({
+      model: (request) => (requests.push(request), reply('two')),
+      history,
+      budget: { maxRequests: 1, onExceed: 'pause' },
+    })
+    expect(agent.status).toBe('paused')
+    expect(agent.usage).toEqual(first.agent.usage)
+    agent.raiseBudget({ maxRequests: 2 })
+    await agent.whenIdle()
+    expect(requests.map((r) => [r.turn, r.step])).toEqual([[2, 1]])
+    expect(ends(agent.session.events)).toEqual(['completed', 'completed'])
+  })
+})
+
+describe('R80: the same budget live and after a reopen', () => {
+  /** Request 1 reports its usage (100 tokens), streams, then fails; later ones report 60. */
+  const failingFirst = () => {
+    let n = 0
+    return (_: ModelRequest) =>
+      ++n === 1
+        ? concat(
+            from<ModelEvent[]>([
+              { type: 'usage', usage: { inputTokens: 90, outputTokens: 10 } },
+              { type: 'text', text: 'par' },
+            ]),
+            throwError(() => new Error('connection reset')),
+          )
+        : reply('ok', { inputTokens: 30, outputTokens: 30 })
+  }
+  const budget = { maxTotalTokens: 150, onExceed: 'stop' } as const
+
+  it("R73/R80: a failed request's reported usage on step/end counts live and after a reopen alike", async () => {
+    const live = createAgent({ model: failingFirst(), budget })
+    live.events$.subscribe() // the agent/error of the failed request is expected
+    live.followup('a')
+    live.followup('b')
+    await live.whenIdle()
+    expect(ends(live.session.events)).toEqual(['error', 'budget'])
+
+    const before = createAgent({ model: failingFirst(), budget })
+    before.events$.subscribe()
+    before.followup('a')
+    await before.whenIdle()
+    await before.dispose()
+    const reopened = createAgent({
+      model: () => reply('ok', { inputTokens: 30, outputTokens: 30 }),
+      history: before.session.events,
+      budget,
+    })
+    expect(reopened.usage).toEqual(before.usage)
+    reopened.followup('b')
+    await reopened.whenIdle()
+    expect(ends(reopened.session.events)).toEqual(['error', 'budget'])
+    expect(reopened.usage).toEqual(live.usage)
+  })
+
+  it('R73/R80: estimated usage counts live as after a reopen: a session that paused live reopens paused, not one that never did', async () => {
+    const text = 'x'.repeat(80) // 20 estimated output tokens a request: the third turn may not start
+    const options = { budget: { maxTotalTokens: 30, onExceed: 'pause' as const } }
+    const live = run([text, text, text], options)
+    live.agent.followup('a')
+    live.agent.followup('b')
+    live.agent.followup('c')
+    const exceeded = await pausedOnBudget(live.agent)
+    expect(exceeded).toMatchObject({ turn: 3, step: 0 })
+    expect(live.agent.usage.estimatedRequests).toBe(2)
+    await live.agent.dispose()
+    const reopened = createAgent({ model: () => reply(text), history: live.agent.session.events, ...options })
+    expect(reopened.status).toBe('paused')
+    expect(reopened.usage).toEqual(live.agent.usage)
+
+    const under = run([text], { budget: { maxTotalTokens: 1_000, onExceed: 'pause' } })
+    under.agent.followup('a')
+    await under.agent.whenIdle()
+    const again = createAgent({
+      model: () => reply(text),
+      history: under.agent.session.events,
+      budget: { maxTotalTokens: 1_000, onExceed: 'pause' },
+    })
+    expect(again.status).toBe('idle')
+    expect(again.usage).toEqual(under.agent.usage)
+  })
+})
+
+describe("R80: compactions by the agent's model count against the budget", () => {
+  /** A turn's request reports 100 tokens; a summary request (step 0) reports 5,100. */
+  const billed = (requests: ModelRequest[]) => (request: ModelRequest) => {
+    requests.push(request)
+    return request.step === 0
+      ? reply('summary', { inputTokens: 5_000, outputTokens: 100 })
+      : reply('ok', { inputTokens: 50, outputTokens: 50 })
+  }
+
+  it("R74/R80: a 6,000-token 'stop' budget with automatic compaction: once spent, no turn and no compaction makes a request", async () => {
+    const requests: ModelRequest[] = []
+    const agent = createAgent({
+      model: billed(requests),
+      compaction: { whenInputTokensExceed: 10, keepLastTurns: 0 },
+      budget: { maxTotalTokens: 6_000, onExceed: 'stop' },
+    })
+    for (const p of ['a', 'b', 'c', 'd']) agent.followup(p)
+    await agent.whenIdle()
+    // Turn 1 (100), its compaction (5,100), turn 2 (100): 5,300 < 6,000, so its compaction runs
+    // (10,400); from then on nothing starts.
+    expect(requests.map((r) => [r.turn, r.step])).toEqual([
+      [1, 1],
+      [1, 0],
+      [2, 1],
+      [2, 0],
+    ])
+    expect(tokens(agent)).toBe(10_400)
+    expect(ends(agent.session.events)).toEqual(['completed', 'completed', 'budget', 'budget'])
+    expect(await agent.compact()).toEqual({ kind: 'skipped', reason: 'budget' })
+    expect(requests).toHaveLength(4)
+  })
+
+  it("R73/R74: a summary by the agent's own model that reports no usage counts as one estimated request", async () => {
+    const agent = createAgent({
+      model: (request) =>
+        request.step === 0 ? reply('summary') : reply('ok', { inputTokens: 5, outputTokens: 5 }),
+    })
+    agent.followup('a')
+    agent.followup('b')
+    await agent.whenIdle()
+    const before = agent.usage
+    expect(await agent.compact({ keepLastTurns: 1 })).toMatchObject({ kind: 'compacted' })
+    expect(agent.usage.requests).toBe(before.requests + 1)
+    expect(agent.usage.estimatedRequests).toBe(before.estimatedRequests + 1)
+    expect(tokens(agent)).toBeGreaterThan(before.inputTokens + before.outputTokens)
+  })
+
+  it("R74/R80: an app's summariser is no request of the model: compact() runs with the budget spent", async () => {
+    const { agent } = run(['one'], { budget: { maxRequests: 1, onExceed: 'stop' } })
+    agent.followup('a')
+    agent.followup('b')
+    await agent.whenIdle()
+    const result = await agent.compact({ keepLastTurns: 0, summarize: () => 'by the app' })
+    expect(result).toMatchObject({ kind: 'compacted' })
   })
 })
 

@@ -1,6 +1,8 @@
 /**
  * Table tests of `budget.ts`: a budget passed by a request pauses the turn at the step boundary
- * or stops it (R80); `raiseBudget()` resumes it; cancel and dispose of a budget pause (R64, R80).
+ * or stops it (R80); a budget spent lets no request start, a turn's first included, nor a
+ * compaction by the agent's model; `raiseBudget()` resumes a pause; cancel and dispose of a budget
+ * pause (R64, R80).
  */
 import { describe, it } from 'vitest'
 import type { Budget } from '../../src/contracts/agentOptions.js'
@@ -11,11 +13,14 @@ import {
   checkFold,
   checkIgnored,
   checkRow,
+  claiming,
   complete,
+  deciding,
   draft,
   durable,
   type FoldRow,
   type IgnoredRow,
+  idle,
   live,
   type Row,
   result,
@@ -23,6 +28,17 @@ import {
   turn,
   turning,
 } from '../support/machineFixtures.js'
+
+/** `agent.usage` with `tokens` split in halves, after `requests` requests, none estimated. */
+const used = (tokens: number, requests: number) => ({
+  inputTokens: tokens / 2,
+  outputTokens: tokens / 2,
+  cachedInputTokens: 0,
+  requests,
+  estimatedRequests: 0,
+})
+/** Step 1's request is open: counted by its `step/start`, estimated until its usage comes. */
+const oneOpen = { ...used(0, 1), estimatedRequests: 1 }
 
 const usage = { inputTokens: 5, outputTokens: 5 }
 /** A step whose request reported 10 tokens and asked for one call. */
@@ -32,7 +48,8 @@ const answered = draft({
   finish: 'tool-calls',
   usage,
 })
-const requesting = (budget: Budget) => turning({ phase: 'model', draft: answered }, { budget })
+const requesting = (budget: Budget, d = answered) =>
+  turning({ phase: 'model', draft: d }, { budget, usage: oneOpen })
 
 const budgetPaused = (patch: Parameters<typeof turning>[1] = {}) =>
   turning(
@@ -40,7 +57,7 @@ const budgetPaused = (patch: Parameters<typeof turning>[1] = {}) =>
     {
       status: 'paused',
       budget: { maxRequests: 1, onExceed: 'pause' },
-      usage: { totalTokens: 10, requests: 2 },
+      usage: used(10, 2),
       ...patch,
     },
   )
@@ -81,7 +98,7 @@ describe('a budget passed (R80)', () => {
       ],
       {
         status: 'paused',
-        usage: { totalTokens: 10, requests: 1 },
+        usage: used(10, 1),
         activity: turn({
           phase: 'budget-paused',
           stepOpen: false,
@@ -107,10 +124,10 @@ describe('a budget passed (R80)', () => {
         'settled(1,completed)',
         'checkpoint#1',
       ],
-      { window: false, usage: { totalTokens: 10, requests: 1 }, activity: betweenTurns().activity },
+      { window: false, usage: used(10, 1), activity: betweenTurns().activity },
     ],
     [
-      'R80: a limit equal to the usage is not passed: the turn goes on',
+      'R80: a limit equal to the usage is not passed, so the calls run; but it is reached, so no next request starts',
       requesting({ maxTotalTokens: 10, onExceed: 'pause' }),
       [complete(), result(0, 'c1')],
       [
@@ -120,9 +137,61 @@ describe('a budget passed (R80)', () => {
         'tool/call(read)',
         'tool/result(c1)',
         'step/end(1.1)',
-        'step-hook#1(1.2)',
+        'budget/pause(1.1)',
+        'budget/exceeded(1.1)',
+        'paused',
+        'persist',
       ],
-      { usage: { totalTokens: 10, requests: 1 }, ...nextStep },
+      {
+        status: 'paused',
+        usage: used(10, 1),
+        activity: turn({
+          phase: 'budget-paused',
+          stepOpen: false,
+          draft: answered,
+          toolResults: 1,
+          outcomes: [
+            { result: { type: 'tool-result', toolCallId: 'c1', content: [text('ok')] }, concluded: false },
+          ],
+        }),
+      },
+    ],
+    [
+      "R80: maxRequests 1 with 'stop': the calls of the one request run, then the turn ends before the second",
+      requesting({ maxRequests: 1, onExceed: 'stop' }),
+      [complete(), result(0, 'c1')],
+      [
+        'assistant(hi)',
+        'tools#1(1.1,c1)',
+        'tool/end(c1)',
+        'tool/call(read)',
+        'tool/result(c1)',
+        'step/end(1.1)',
+        durable('turn/end', { turn: 1, reason: { kind: 'budget' } }),
+        'settled(1,completed)',
+        'checkpoint#1',
+      ],
+      { window: false, usage: used(10, 1), activity: betweenTurns().activity },
+    ],
+    [
+      'R73/R80: a model that reports no usage counts its estimate: 40 characters and a 96-token prompt pass 100',
+      requesting(
+        { maxTotalTokens: 100, onExceed: 'stop' },
+        draft({ content: [text('x'.repeat(40))], finish: 'stop', inputEstimate: 96 }),
+      ),
+      [complete()],
+      [
+        'assistant(xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx)',
+        'step/end(1.1)',
+        durable('turn/end', { turn: 1, reason: { kind: 'budget' } }),
+        'settled(1,completed)',
+        'checkpoint#1',
+      ],
+      {
+        window: false,
+        usage: { inputTokens: 96, outputTokens: 10, cachedInputTokens: 0, requests: 1, estimatedRequests: 1 },
+        activity: betweenTurns().activity,
+      },
     ],
     [
       'R80: without a budget nothing is counted',
@@ -161,6 +230,77 @@ describe('a budget passed (R80)', () => {
     ],
   ]
   it.each(folds)('%s', checkFold)
+})
+
+/** A prompt being admitted while `usage` has reached the budget's one request. */
+const admitting = (onExceed: Budget['onExceed']) =>
+  claiming(deciding(), { budget: { maxRequests: 1, onExceed }, usage: used(10, 1) })
+const allowed: Input = { type: 'admission/allowed', activity: 1, admission: { additionalContexts: [] } }
+const byModel = { ref: 0, keepLastTurns: 1, byModel: true } as const
+
+describe('no request once the budget is spent (R80)', () => {
+  const rows: readonly Row[] = [
+    [
+      "R80: 'pause': a turn admitted with the budget spent writes its start and pauses before its first request, at step 0",
+      admitting('pause'),
+      allowed,
+      ['turn/start(1)', 'user(m1)', 'budget/pause(1.0)', 'budget/exceeded(1.0)', 'paused', 'persist'],
+      {
+        status: 'paused',
+        lastTurn: 1,
+        activity: turn({ step: 0, phase: 'budget-paused', stepOpen: false }),
+      },
+    ],
+    [
+      "R80: 'stop': a turn admitted with the budget spent ends budget before its first request",
+      admitting('stop'),
+      allowed,
+      [
+        'turn/start(1)',
+        'user(m1)',
+        durable('turn/end', { turn: 1, reason: { kind: 'budget' } }),
+        'settled(1,completed)',
+        'checkpoint#1',
+      ],
+      { lastTurn: 1, window: false, activity: betweenTurns().activity },
+    ],
+    [
+      'R80: raiseBudget() of a pause before the first request starts step 1',
+      budgetPaused({ activity: turn({ step: 0, phase: 'budget-paused', stepOpen: false }) }),
+      raise({ maxRequests: 5 }),
+      ['running', 'step-hook#1(1.1)'],
+      {
+        status: 'running',
+        budget: { maxRequests: 5, onExceed: 'pause' },
+        activity: turn({ step: 1, phase: 'step-hook', stepOpen: false }),
+      },
+    ],
+    [
+      "R74/R80: a compaction by the agent's model with the budget spent makes no request: skipped, reason budget",
+      idle({ lastTurn: 1, budget: { maxTotalTokens: 10, onExceed: 'pause' }, usage: used(10, 1) }),
+      { type: 'compact', ...byModel },
+      [
+        'running',
+        'compaction/start',
+        live({ type: 'agent/compaction/end', turn: 1, result: { kind: 'skipped', reason: 'budget' } }),
+        'checkpoint#1',
+      ],
+      { status: 'running', nextActivity: 2, activity: { kind: 'between', id: 1, checkpointed: false } },
+    ],
+    [
+      "R74/R80: an app's summariser is no request of the model: it runs with the budget spent",
+      idle({ lastTurn: 1, budget: { maxTotalTokens: 10, onExceed: 'pause' }, usage: used(10, 1) }),
+      { type: 'compact', ref: 3, keepLastTurns: 1 },
+      ['running', 'compaction/start', 'summarize#1(keep 1)'],
+      {
+        status: 'running',
+        window: true,
+        nextActivity: 2,
+        activity: { kind: 'compaction', id: 1, order: { ref: 3, keepLastTurns: 1 } },
+      },
+    ],
+  ]
+  it.each(rows)('%s', checkRow)
 })
 
 describe('raiseBudget (R80)', () => {

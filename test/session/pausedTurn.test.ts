@@ -1,10 +1,9 @@
 /**
- * Table tests of `findPausedTurn` and `usageOf` (R65, R80): which logs reopen paused, on what, and
- * the usage a budget counts from a log.
+ * Table tests of `findPausedTurn` (R65, R80): which logs reopen paused, and on what.
  */
 import { describe, expect, it } from 'vitest'
 import type { SessionEvent } from '../../src/contracts/events.js'
-import { findPausedTurn, usageOf } from '../../src/session/pausedTurn.js'
+import { findPausedTurn } from '../../src/session/pausedTurn.js'
 
 type Draft = Omit<SessionEvent, 'seq'>
 const log = (...drafts: readonly Draft[]): SessionEvent[] =>
@@ -93,17 +92,23 @@ describe('findPausedTurn (R65)', () => {
       } as Draft),
       { turn: 1, step: 1, reason: 'budget', content: [], calls: [], recorded: 0, approvals: [], reasons: [] },
     ],
+    [
+      'R80: a turn that paused before its first request, after a turn with steps: paused at step 0',
+      log(
+        ...start,
+        asked(),
+        { type: 'step/end', data: at },
+        { type: 'turn/end', data: { turn: 1, reason: { kind: 'completed' } } },
+        { type: 'turn/start', data: { turn: 2, trigger: { kind: 'message', source: { kind: 'user' } } } },
+        {
+          type: 'budget/pause',
+          data: { turn: 2, step: 0, usage: { totalTokens: 7, requests: 1 }, limits: { maxRequests: 1 } },
+        } as Draft,
+      ),
+      { turn: 2, step: 0, reason: 'budget', content: [], calls: [], recorded: 0, approvals: [], reasons: [] },
+    ],
   ]
   it.each(rows)('%s', (_name, events, expected) => {
     expect(findPausedTurn(events)).toStrictEqual(expected)
-  })
-})
-
-describe('usageOf (R80)', () => {
-  it('R80: one request per step/start, and the tokens each assistant message reported', () => {
-    expect(usageOf(log(...start, asked('c1'), { type: 'step/end', data: at }))).toStrictEqual({
-      totalTokens: 7,
-      requests: 1,
-    })
   })
 })
