@@ -160,7 +160,10 @@ describe('R80: every request counts, and none starts once the budget is spent', 
     const history = first.agent.session.events
     const requests: ModelRequest[] = []
     const agent = createAgent({
-      model: (request) => (requests.push(request), reply('two')),
+      model: (request) => {
+        requests.push(request)
+        return reply('two')
+      },
       history,
       budget: { maxRequests: 1, onExceed: 'pause' },
     })
