@@ -14,6 +14,7 @@ import {
   type ControlOp,
   isControl,
   type Op,
+  type RaiseBudgetOp,
   type ReactionOn,
   type RollbackOp,
   type SendKind,
@@ -52,7 +53,7 @@ export const makeCalls = (
   /** How many tool calls the reply to request `k` (1-based) asks for. */
   callsOf: (k: number) => number,
   /** `compact()` and `rollback()` (history/calls.ts). */
-  history: (op: CompactOp | RollbackOp, origin: Origin) => void,
+  history: (op: CompactOp | RollbackOp | RaiseBudgetOp, origin: Origin) => void,
 ) => {
   const disposed = () => log.completed.events
   const disposeCalled = (): 'none' | 'top' | 'reaction' =>
@@ -151,7 +152,7 @@ export const makeCalls = (
     } catch (error) {
       const fine =
         (wasDisposed && error instanceof AgentDisposedError) ||
-        (!wasDisposed && status === 'running' && error instanceof AgentBusyError)
+        (!wasDisposed && (status === 'running' || status === 'paused') && error instanceof AgentBusyError)
       if (!fine) log.problems.push(`retry() from ${origin} while ${status} threw ${describeError(error)}`)
     }
   }
@@ -185,6 +186,7 @@ export const makeCalls = (
         if (origin === 'reaction') log.compactTriggers.add(log.timeline.length - 1)
         return history(op, origin)
       case 'rollback':
+      case 'raiseBudget':
         return history(op, origin)
       default:
         return send(op.kind, text, origin, on, op)

@@ -112,7 +112,7 @@ export const checkPrompts = (log: Log, schedule: Schedule): string[] => {
 
 /**
  * R12 for one admitted turn: the events from `turn/start` to the first `step/start` (or the
- * `turn/end`) are user/steering messages only: the inherited prefix (accepted before the claim),
+ * `turn/end`, or a `budget/pause` before step 1) are user/steering messages only: the inherited prefix (accepted before the claim),
  * the prompt, the additional contexts, then what was accepted after the claim, ids ascending.
  */
 const checkBlock = (
@@ -125,7 +125,8 @@ const checkBlock = (
   const p = (s: string) => problems.push(`R12: turn ${turn}: ${s}`)
   const block: SessionEvent[] = []
   for (const e of log.durable.slice(start + 1)) {
-    if (e.type === 'step/start' || e.type === 'turn/end') break
+    // R80: a turn admitted with its budget spent pauses before step 1.
+    if (e.type === 'step/start' || e.type === 'turn/end' || e.type === 'budget/pause') break
     block.push(e)
   }
   const at = block.findIndex(isPrompt)

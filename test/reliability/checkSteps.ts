@@ -99,11 +99,14 @@ export const checkSteps = (durable: readonly SessionEvent[], schedule: Schedule)
       const tool = reply?.kind === 'stream' ? reply.calls[j]?.tool : undefined
       const code = codeOf(x.data.result)
       if (reply?.kind === 'stream' && reply.finish === 'max-tokens') {
-        if (code !== 'NOT_RUN_MAX_TOKENS') p(`R18: ${id} of a max-tokens answer got ${code}`)
+        const budget = code === 'NOT_RUN_BUDGET' && end?.reason.kind === 'budget' // R80 ends it first
+        if (code !== 'NOT_RUN_MAX_TOKENS' && !budget) p(`R18: ${id} of a max-tokens answer got ${code}`)
         continue
       }
       ranTools = true
       if (code === 'CANCELLED') continue // R71: whichever tool; checkToolCalls.ts judges the cancel
+      // R80: a 'stop' budget passed by this step's request; checkBudget.ts judges the budget.
+      if (code === 'NOT_RUN_BUDGET' && end?.reason.kind === 'budget') continue
       if (!tool || !CODES[tool].includes(code)) p(`R21b/R25: ${id} (${tool}) got ${code}`)
       else if (ABORTED.includes(code) && !aborted)
         p(`R25: ${id} (${tool}) got ${code} in a turn that ended ${end?.reason.kind}`)
@@ -117,7 +120,10 @@ export const checkSteps = (durable: readonly SessionEvent[], schedule: Schedule)
     if (ranTools && !concluded && assistant) {
       const ok =
         (next?.type === 'step/start' && next.data.step === step + 1) ||
-        (next?.type === 'turn/end' && next.data.reason.kind === 'error' && next.data.reason.step === step + 1)
+        (next?.type === 'turn/end' &&
+          next.data.reason.kind === 'error' &&
+          next.data.reason.step === step + 1) ||
+        stoppedByBudget(next)
       if (!ok) p(`R16: tools ran, then ${next?.type} instead of step ${step + 1}`)
     }
   })
@@ -129,6 +135,10 @@ export const checkSteps = (durable: readonly SessionEvent[], schedule: Schedule)
   }
   return problems
 }
+
+/** R80: the budget, spent, paused the turn or ended it before its next step (checkBudget.ts judges it). */
+const stoppedByBudget = (next: SessionEvent | undefined): boolean =>
+  next?.type === 'budget/pause' || (next?.type === 'turn/end' && next.data.reason.kind === 'budget')
 
 /** The text a reply streams, in full: a cut keeps a prefix of it (R68). */
 const streamedText = (reply: Reply | undefined, k: number): string => {
@@ -165,6 +175,7 @@ const checkCut = (
     .find((x) => x.type !== 'user/message' && x.type !== 'steering/message')
   const goesOn = next?.type === 'step/start' && next.data.turn === turn && next.data.step === step + 1
   const stopped =
-    next?.type === 'turn/end' && ['aborted', 'disposed', 'error'].includes(next.data.reason.kind)
+    (next?.type === 'turn/end' && ['aborted', 'disposed', 'error'].includes(next.data.reason.kind)) ||
+    stoppedByBudget(next)
   if (next && !goesOn && !stopped) p(`R68: after the cut came ${next.type}, not step ${step + 1}`)
 }

@@ -21,6 +21,13 @@ export const checkTurns = (log: Log): string[] => {
   let lastTurn = 0
   let lastStep = 0
   let status = 'idle'
+  /**
+   * R64/R80: the open turn waits on its budget; `dispose()` of such a turn writes nothing for it
+   * (its session reopens paused), so it settles and goes idle without a `turn/end`.
+   */
+  let budgetPaused = false
+  const disposed = log.disposeCalls.length > 0
+  const suspended = () => budgetPaused && disposed
   const waking = new Set<string>()
   const ends: { at: number; event: TurnEnd }[] = []
   const starts = new Map<number, { at: number; retry: boolean }>()
@@ -29,11 +36,12 @@ export const checkTurns = (log: Log): string[] => {
     if ('live' in entry) {
       const e = entry.live
       if (e.type === 'agent/status') {
-        if (e.status === 'idle' && turn !== undefined) p(`R9: idle published inside turn ${turn}`)
+        if (e.status === 'idle' && turn !== undefined && !suspended())
+          p(`R9: idle published inside turn ${turn}`)
         if (e.status === 'idle' && waking.size > 0) p(`R9: idle published with waking items [${[...waking]}]`)
         status = e.status
       } else if (e.type === 'agent/settled') {
-        if (turn !== undefined) p(`settled(${e.turn}) published inside turn ${turn}`)
+        if (turn !== undefined && !suspended()) p(`settled(${e.turn}) published inside turn ${turn}`)
         settled.set(e.turn, [...(settled.get(e.turn) ?? []), { at, kind: e.reason.kind }])
       } else if (e.type === 'agent/inbox/enqueue') {
         if (e.placement === 'queued' && log.sent.get(e.message.id)?.kind !== 'parked')
@@ -49,6 +57,7 @@ export const checkTurns = (log: Log): string[] => {
       p(`R9: ${where} while ${status}`)
     switch (e.type) {
       case 'turn/start':
+        budgetPaused = false
         if (turn !== undefined) p(`R7: ${where} ${e.data.turn} inside turn ${turn}`)
         if (e.data.turn !== lastTurn + 1) p(`R7: ${where} ${e.data.turn} after turn ${lastTurn}`)
         turn = lastTurn = e.data.turn
@@ -61,6 +70,7 @@ export const checkTurns = (log: Log): string[] => {
         turn = undefined
         return
       case 'step/start':
+        budgetPaused = false
         if (e.data.turn !== turn || step !== undefined)
           p(`R15: ${where} ${e.data.turn}.${e.data.step} (open: ${turn}.${step})`)
         if (e.data.step !== lastStep + 1)
@@ -76,6 +86,12 @@ export const checkTurns = (log: Log): string[] => {
       case 'compaction':
       case 'rollback':
       case 'fork':
+        return
+      case 'budget/pause':
+        budgetPaused = true
+        // R80: at a step boundary of the open turn, after its last step (0: before its first).
+        if (e.data.turn !== turn || step !== undefined || e.data.step !== lastStep)
+          p(`R80: ${where} ${e.data.turn}.${e.data.step} (open: ${turn}.${step}, last step ${lastStep})`)
         return
       case 'tools/changed':
         // R100: recorded before the request of the step it is for, so between two steps of a turn.
@@ -93,7 +109,7 @@ export const checkTurns = (log: Log): string[] => {
           p(`R15: ${where} of ${e.data.turn}.${e.data.step} while ${turn}.${step} is open`)
     }
   })
-  if (turn !== undefined) p(`turn ${turn} never ended`)
+  if (turn !== undefined && !suspended()) p(`turn ${turn} never ended`)
   const statuses = log.live.flatMap((e) => (e.type === 'agent/status' ? [e.status] : []))
   if (statuses.length > 0 && (statuses[0] !== 'running' || statuses.at(-1) !== 'idle'))
     p(`R9/R31: statuses ${statuses} do not start running and end idle`)
@@ -133,7 +149,7 @@ export const checkTurns = (log: Log): string[] => {
     if (next !== undefined && next.at < first.at) p(`settled(${n}) after turn/start(${n + 1})`)
     if (next?.retry && first.at > next.at) p(`R24: settled(${n}) after its retry turn`)
     const expected =
-      reason.kind === 'completed' || reason.kind === 'max-tokens'
+      reason.kind === 'completed' || reason.kind === 'max-tokens' || reason.kind === 'budget'
         ? 'completed'
         : reason.kind === 'error'
           ? 'error'

@@ -23,6 +23,7 @@ export const claimPhases = (log: Log): ClaimPhase[] => {
   const phases: ClaimPhase[] = []
   let phase: ClaimPhase = NONE
   let head: string | undefined
+  let paused = false
   log.timeline.forEach((entry, at) => {
     if ('durable' in entry) {
       if (entry.durable.type === 'turn/start') phase = NONE
@@ -35,7 +36,10 @@ export const claimPhases = (log: Log): ClaimPhase[] => {
         const retry = next && 'durable' in next && next.durable.type === 'turn/start'
         // A compaction opens the window with `running` too, and claims nothing (R74).
         const compaction = next && 'live' in next && next.live.type === 'agent/compaction/start'
-        phase = e.status === 'running' && !retry && !compaction ? { kind: 'opening' } : NONE
+        // `running` after `paused` resumes the paused turn (R80: raiseBudget, or its cancel).
+        const resumed = paused
+        paused = e.status === 'paused'
+        phase = e.status === 'running' && !retry && !compaction && !resumed ? { kind: 'opening' } : NONE
         head = fold.queue[0]?.message.id
       } else if (e.type === 'agent/compaction/start' || e.type === 'agent/compaction/end') phase = NONE
       else if (e.type === 'agent/cancel-requested' && phase.kind !== 'none')

@@ -32,6 +32,9 @@
  *   written from the contract apart from the library's fold.
  * - R74–R77 (history schedules, history/): compaction phases, what the summariser was given,
  *   `compact()` results, rollbacks accepted or refused, automatic compaction.
+ * - R73 / R80 (history schedules with a budget): no request once a limit is reached, pauses and
+ *   budget ends only then, `agent.usage` the fold of the log, and the same after a reopen at any
+ *   event (history/checkBudget.ts).
  *
  * A failure throws with the problems and the labelled timeline; fast-check prints the shrunk
  * schedule as a script (`Schedule[fc.toStringMethod]`). The schedules in regressions.ts run as tests of
@@ -52,6 +55,7 @@ import { checkRefusals } from './checkRefusals.js'
 import { checkSteps } from './checkSteps.js'
 import { checkToolCalls } from './checkToolCalls.js'
 import { checkTurns } from './checkTurns.js'
+import { checkBudget } from './history/checkBudget.js'
 import { checkAutoCompaction, checkCompactCalls, checkRollbacks } from './history/checkCalls.js'
 import { checkCompactions } from './history/checkCompactions.js'
 import { describeError } from './log.js'
@@ -100,6 +104,7 @@ export const problemsOf = async (schedule: Schedule): Promise<{ problems: string
     ...checkCompactCalls(log),
     ...checkRollbacks(log),
     ...checkAutoCompaction(log, schedule.plan.autoCompaction),
+    ...checkBudget(log, schedule.plan.budget, agent),
   ]
   if (!(unknown instanceof InvalidInputError))
     problems.push(`R42: outcome() of an id never returned settled with ${describeError(unknown)}`)

@@ -96,8 +96,10 @@ export const runSchedule = async (schedule: Schedule, made: WorldOptions = {}): 
     segment(Number.POSITIVE_INFINITY)
     const at = `at rest (t=${scheduler.now()})`
     if (log.completed.events) break
-    if (agent.status === 'running') {
-      if (log.hangs === 0) log.problems.push(`liveness: running ${at} with nothing scheduled or hanging`)
+    // R80: a budget pause at rest waits for a person; cancel() ends it, as it ends a hang.
+    if (agent.status === 'running' || agent.status === 'paused') {
+      if (log.hangs === 0 && agent.status === 'running')
+        log.problems.push(`liveness: running ${at} with nothing scheduled or hanging`)
       if (cleanups >= MAX_CLEANUPS) {
         log.problems.push(`liveness: still running after ${MAX_CLEANUPS} cleanup cancels`)
         break

@@ -62,12 +62,18 @@ export type CancelCallOp = {
 export type CompactOp = { readonly kind: 'compact'; readonly keepLastTurns?: number; readonly own: boolean }
 /** R77: `rollback(turns)`; 0 is input it must refuse (InvalidInputError). */
 export type RollbackOp = { readonly kind: 'rollback'; readonly turns: number }
+/**
+ * R80: `raiseBudget()` to `by` requests (and 10 times as many tokens) above what `agent.usage`
+ * shows; `by: 0` is a limit not above the usage, which it must refuse (InvalidInputError).
+ */
+export type RaiseBudgetOp = { readonly kind: 'raiseBudget'; readonly by: number }
 export type Op =
   | SendOp
   | ControlOp
   | CancelCallOp
   | CompactOp
   | RollbackOp
+  | RaiseBudgetOp
   | { readonly kind: 'cancel'; readonly cause: 'user' | 'parent'; readonly keepInbox: boolean }
   | { readonly kind: 'retry' | 'dispose' | 'whenIdle' }
 /** A top-level call at virtual frame `t`. */
@@ -143,6 +149,12 @@ export type SummaryPlan =
   | { readonly kind: 'ok'; readonly d: number; readonly as: 'string' | 'blocks' | 'pieces' }
   | { readonly kind: 'error' | 'empty' | 'nonText'; readonly d: number }
   | { readonly kind: 'throw' | 'hang' }
+/** R80: `createAgent({budget})`, with at least one limit. */
+export type BudgetPlan = {
+  readonly maxRequests?: number
+  readonly maxTotalTokens?: number
+  readonly onExceed: 'pause' | 'stop'
+}
 /** R76: `createAgent({compaction: {whenInputTokensExceed, keepLastTurns?, summarize}})`. */
 export type AutoCompaction = { readonly whenInputTokensExceed: number; readonly keepLastTurns?: number }
 export type RequestErrorPlan = { readonly retry: boolean; readonly d: number }
@@ -196,6 +208,11 @@ export type Plan = {
   readonly summaries?: readonly SummaryPlan[]
   /** History schedules only: the agent compacts by itself (R76); its model reports usage. */
   readonly autoCompaction?: AutoCompaction | null
+  /**
+   * History schedules only: the agent's budget (R80). Its model reports usage only when it
+   * compacts by itself, so the budget counts estimated usage otherwise.
+   */
+  readonly budget?: BudgetPlan | null
 }
 
 /** The text a send carries starts with its kind's letter; a replace's new text with `x`. */

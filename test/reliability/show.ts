@@ -55,6 +55,8 @@ export const showOp = (op: Op, text: string): string => {
     }
     case 'rollback':
       return `rollback(${op.turns})`
+    case 'raiseBudget':
+      return `raiseBudget(+${op.by})`
     case 'cancelCall':
       return `cancelToolCall(${op.among === 'unknown' ? 'unknown id' : `${op.among} call #-${op.pick}`}${op.reason ? ', {reason}' : ''})`
     case 'replace':

@@ -42,7 +42,11 @@ export const judgeTopLevel = (
   }
   // R71: cancelling the last open call of a batch may end its step, and so its turn, at once.
   // R74: compact() while idle starts the compaction at once (`running`, the window open).
-  if (op.kind === 'cancelCall' || op.kind === 'compact') return
+  // R80: raiseBudget() resumes a budget pause at once (`running`).
+  if (op.kind === 'cancelCall' || op.kind === 'compact' || op.kind === 'raiseBudget') return
+  // R68/R80: an interrupting steer ends the streaming step at once; with the budget spent, that
+  // step boundary is where the turn pauses.
+  if (log.durable.slice(durable).some((e) => e.type === 'budget/pause')) return
   if (agent.status !== status)
     log.problems.push(`R6/R13b: ${op.kind}() changed the status to ${agent.status}`)
   if (!window && agent.acceptsNextStep) log.problems.push(`R6: ${op.kind}() opened the window synchronously`)

@@ -53,6 +53,7 @@ export const buildWorld = (schedule: Schedule, scheduler: TestScheduler, made: W
   let history: ReturnType<typeof makeHistoryCalls> | undefined
   const { call, send } = makeCalls(log, theAgent, scheduler, staging, callsOf, (op, origin) => {
     if (op.kind === 'compact') history?.compact(op, origin)
+    else if (op.kind === 'raiseBudget') history?.raiseBudget(op, origin)
     else if (origin === 'step') history?.rollback(op)
   })
 
@@ -70,7 +71,7 @@ export const buildWorld = (schedule: Schedule, scheduler: TestScheduler, made: W
   }
   // R74, R76: a history schedule's agent summarises with the run's summariser (never its model).
   const summarize = buildSummarizer(env, plan.summaries ?? [])
-  history = makeHistoryCalls(log, theAgent, summarize)
+  history = makeHistoryCalls(log, theAgent, summarize, plan.budget ?? undefined)
   const auto = plan.autoCompaction ?? undefined
   const compaction =
     plan.summaries === undefined
@@ -89,6 +90,7 @@ export const buildWorld = (schedule: Schedule, scheduler: TestScheduler, made: W
     hooks: buildHooks(env, plan),
     scheduler,
     ...(plan.maxQueued === null ? {} : { maxQueued: plan.maxQueued }),
+    ...(plan.budget ? { budget: plan.budget } : {}),
     ...(made.store ? { store: made.store(scheduler) } : {}),
   }
   agent = openAgent(options, {

@@ -8,6 +8,7 @@ import fc from 'fast-check'
 import { planArb, sendArb } from '../arbitrary.js'
 import {
   type AutoCompaction,
+  type BudgetPlan,
   COMPACTION_EVENTS,
   type CompactOp,
   type Op,
@@ -59,8 +60,26 @@ const cancelArb = fc.record({
   keepInbox: fc.boolean(),
 })
 
+/** R80: mostly a raise of a request or two, sometimes one not above the usage (refused). */
+const raiseArb = fc.record({
+  kind: fc.constant('raiseBudget' as const),
+  by: fc.oneof(w(4, fc.integer({ min: 1, max: 3 })), w(1, fc.constant(0))),
+})
+
+/** Small limits, so that runs pause or stop on them, before a turn's first request too. */
+const budgetArb: fc.Arbitrary<BudgetPlan> = fc.oneof(
+  fc.record({ maxRequests: fc.integer({ min: 0, max: 5 }), onExceed: fc.constantFrom('pause', 'stop') }),
+  fc.record({ maxTotalTokens: fc.integer({ min: 0, max: 120 }), onExceed: fc.constantFrom('pause', 'stop') }),
+  fc.record({
+    maxRequests: fc.integer({ min: 1, max: 5 }),
+    maxTotalTokens: fc.integer({ min: 5, max: 120 }),
+    onExceed: fc.constantFrom('pause', 'stop'),
+  }),
+) as fc.Arbitrary<BudgetPlan>
+
 const historyOpArb: fc.Arbitrary<Op> = fc.oneof(
   w(6, compactArb),
+  w(3, raiseArb),
   w(6, rollbackArb),
   w(3, cancelArb),
   w(4, fc.constant({ kind: 'followup' as const })),
@@ -117,10 +136,11 @@ export const historyScheduleArb: fc.Arbitrary<Schedule> = fc
     reactions: fc.array(compactionReactionArb, { maxLength: 3 }),
     summaries: fc.array(summaryArb, { minLength: 1, maxLength: 4 }),
     autoCompaction: fc.option(autoArb, { nil: null, freq: 2 }),
+    budget: fc.option(budgetArb, { nil: null, freq: 2 }),
     answers: fc.array(answerArb, { maxLength: 6 }),
   })
   .map(
-    ({ plan, steps, reactions, summaries, autoCompaction, answers }) =>
+    ({ plan, steps, reactions, summaries, autoCompaction, budget, answers }) =>
       new Schedule({
         ...plan,
         replies: [...plan.replies, ...answers],
@@ -128,5 +148,6 @@ export const historyScheduleArb: fc.Arbitrary<Schedule> = fc
         reactions: [...plan.reactions, ...reactions],
         summaries,
         autoCompaction,
+        budget,
       }),
   )

@@ -3,9 +3,9 @@
  * showed at the call and what came of it, for checkCompactions.ts and checkRollbacks.ts.
  */
 import type { Summarizer } from '../../../src/contracts/compaction.js'
-import type { Agent } from '../../../src/index.js'
-import { type Log, type Origin, watch } from '../log.js'
-import type { CompactOp, RollbackOp } from '../schedule.js'
+import { type Agent, AgentDisposedError, InvalidInputError } from '../../../src/index.js'
+import { describeError, type Log, type Origin, watch } from '../log.js'
+import type { BudgetPlan, CompactOp, RaiseBudgetOp, RollbackOp } from '../schedule.js'
 import type { CompactCall, HistoryView } from './log.js'
 
 const viewOf = (a: Agent): HistoryView => ({
@@ -14,7 +14,12 @@ const viewOf = (a: Agent): HistoryView => ({
   inbox: a.inbox,
 })
 
-export const makeHistoryCalls = (log: Log, agent: () => Agent, summarize: Summarizer) => {
+export const makeHistoryCalls = (
+  log: Log,
+  agent: () => Agent,
+  summarize: Summarizer,
+  budget: BudgetPlan | undefined,
+) => {
   const disposeCalled = () => log.disposeCalls.length > 0
 
   const compact = (op: CompactOp, origin: Origin): void => {
@@ -75,5 +80,30 @@ export const makeHistoryCalls = (log: Log, agent: () => Agent, summarize: Summar
     })
   }
 
-  return { compact, rollback }
+  /**
+   * R80: new limits `by` above the usage, for the limits the budget has; refused (InvalidInputError)
+   * when not above it. What was accepted is kept with the log's length, for checkBudget.ts.
+   */
+  const raiseBudget = (op: RaiseBudgetOp, origin: Origin): void => {
+    const a = agent()
+    const { inputTokens, outputTokens, requests } = a.usage
+    const limits = {
+      ...(budget?.maxRequests === undefined ? {} : { maxRequests: requests + op.by }),
+      ...(budget?.maxTotalTokens === undefined
+        ? {}
+        : { maxTotalTokens: inputTokens + outputTokens + 10 * op.by }),
+    }
+    const durable = log.durable.length
+    try {
+      a.raiseBudget(limits)
+      log.history.raises.push({ durable, limits })
+    } catch (error) {
+      const refused = error instanceof InvalidInputError && (budget === undefined || op.by === 0)
+      const disposed = error instanceof AgentDisposedError && disposeCalled()
+      if (!refused && !disposed)
+        log.problems.push(`R80: raiseBudget(+${op.by}) from ${origin} threw ${describeError(error)}`)
+    }
+  }
+
+  return { compact, rollback, raiseBudget }
 }

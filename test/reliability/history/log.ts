@@ -1,5 +1,5 @@
 /** What a history run records besides the agent's streams: summariser calls, compact() and rollback() calls. */
-import type { CompactionResult } from '../../../src/contracts/events.js'
+import type { BudgetLimits, CompactionResult } from '../../../src/contracts/events.js'
 import type { AgentStatus, InboxSnapshot, Message } from '../../../src/index.js'
 import type { Origin } from '../log.js'
 import type { SummaryPlan } from '../schedule.js'
@@ -49,10 +49,14 @@ export type RollbackCall = {
   readonly error?: unknown
 }
 
+/** A `raiseBudget(limits)` the agent accepted, and how many durable events the log held then (R80). */
+export type BudgetRaise = { readonly durable: number; readonly limits: BudgetLimits }
+
 export type HistoryLog = {
   readonly summaries: SummaryCall[]
   readonly compacts: CompactCall[]
   readonly rollbacks: RollbackCall[]
+  readonly raises: BudgetRaise[]
 }
 
-export const newHistoryLog = (): HistoryLog => ({ summaries: [], compacts: [], rollbacks: [] })
+export const newHistoryLog = (): HistoryLog => ({ summaries: [], compacts: [], rollbacks: [], raises: [] })
