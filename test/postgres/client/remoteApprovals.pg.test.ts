@@ -179,8 +179,8 @@ it('R56, R61, R80: followers see a pause live: status paused, approval requested
     'paused-live',
     [{ toolCalls: [callShell('c1', 'ls')] }, { toolCalls: [callShell('c2', 'pwd')] }],
     [],
-    // The second request passes it: the turn pauses before a third.
-    { budget: { maxRequests: 1, onExceed: 'pause' } },
+    // Two requests are all it allows: the turn pauses before a third.
+    { budget: { maxRequests: 2, onExceed: 'pause' } },
   )
   const local: AgentEvent[] = []
   owner.agent.events$.subscribe((event) => local.push(event))
