@@ -52,8 +52,11 @@ export const checkBudget = (log: Log, budget: BudgetPlan | null | undefined, age
   const events = log.durable
   const { onExceed, ...initial } = budget
   /** The limits in force when event `i` was written. */
-  const limitsAt = (i: number): BudgetLimits =>
-    log.history.raises.reduce<BudgetLimits>((l, r) => (r.durable <= i ? { ...l, ...r.limits } : l), initial)
+  const limitsAt = (i: number): BudgetLimits => {
+    let limits: BudgetLimits = initial
+    for (const r of log.history.raises) if (r.durable <= i) limits = { ...limits, ...r.limits }
+    return limits
+  }
   let usage = referenceUsage([])
   events.forEach((e, i) => {
     const limits = limitsAt(i)
