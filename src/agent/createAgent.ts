@@ -78,6 +78,8 @@ export const openAgent = (options: AgentOptions, opening: Opening): Agent => {
     autoCompaction: autoCompaction(checked.compaction),
     journaling: store.inbox !== undefined,
     tools: toolbox.sourced ? { latest: toolbox.latest, step: toolbox.latest } : undefined,
+    maxSteps: checked.maxSteps,
+    maxRetries: checked.maxRetries,
   }
 
   const parts: AgentParts = {

@@ -34,6 +34,7 @@ export const beginStep = (
     outcomes: [],
     maxTokens: base.maxTokens ?? false,
     approvals: undefined,
+    retries: undefined,
   })
   r.setActivity(turn)
   r.effect({ kind: 'step-hook', activity: turn.id, turn: turn.turn, step })
