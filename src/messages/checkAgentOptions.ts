@@ -108,7 +108,8 @@ export const checkAgentOptions = (options: AgentOptions) => {
     compaction: options.compaction,
     maxBlockBytes: options.maxBlockBytes ?? DEFAULT_MAX_BLOCK_BYTES,
     // Infinity is no cap: the state holds none (R116).
-    maxSteps: options.maxSteps === Number.POSITIVE_INFINITY ? undefined : (options.maxSteps ?? DEFAULT_MAX_STEPS),
+    maxSteps:
+      options.maxSteps === Number.POSITIVE_INFINITY ? undefined : (options.maxSteps ?? DEFAULT_MAX_STEPS),
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     onError: options.onError,
   }
