@@ -110,6 +110,7 @@ export const openAgent = (options: AgentOptions, opening: Opening): Agent => {
         summarizers: parts.summarizers,
         store,
         release: opening.release,
+        onError: checked.onError,
         ...(opening.reduce === undefined ? {} : { reduce: opening.reduce }),
       },
       state,
