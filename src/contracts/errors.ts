@@ -2,6 +2,7 @@
 
 import type { TurnEndReason } from './events.js'
 import type { Outcome } from './inbox.js'
+import type { AgentMessageId } from './messages.js'
 
 /**
  * One problem found in an input: where it is and what was wrong. The path starts with the name of
@@ -200,13 +201,13 @@ const detail = (outcome: Exclude<Outcome, { readonly kind: 'delivered' }>): stri
 export class TurnFailedError extends Error {
   override readonly name = 'TurnFailedError'
   /** The message `run()` sent. */
-  readonly id: string
+  readonly id: AgentMessageId
   /** The turn it opened; absent when it opened none. */
   readonly turn?: number
   readonly reason: TurnEndReason | Exclude<Outcome, { readonly kind: 'delivered' }>
   constructor(
     call: string,
-    id: string,
+    id: AgentMessageId,
     turn: number | undefined,
     reason: TurnEndReason | Exclude<Outcome, { readonly kind: 'delivered' }>,
   ) {
