@@ -144,7 +144,10 @@ const onApprovalSchema = z.enum(['hold', 'deny'])
 const turnSchema = z.int().min(1)
 
 /** A followup's step cap (R81): a whole number, 1 or more, or `Infinity` for no cap (R116). */
-const maxStepsSchema = z.union([z.int().min(1), z.literal(Number.POSITIVE_INFINITY)])
+const maxStepsSchema = z.custom<number>(
+  (value) => value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && (value as number) >= 1),
+  { message: 'expected a whole number, 1 or more, or Infinity for no cap' },
+)
 
 /**
  * `SendOptions`: `target` and `wakeup`, and optionally `ifBusy` and a turn guard. A guard needs

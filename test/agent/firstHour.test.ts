@@ -98,7 +98,9 @@ describe('R115: agent.run(input, options)', () => {
   it('R115: bad input throws at once, as followup() does, and nothing is sent', () => {
     const { agent } = run(['never'])
     expect(() => agent.run(42 as never)).toThrow(InvalidInputError)
-    expect(() => agent.run('x', { maxSteps: 0 })).toThrow(/run\(\): options\.maxSteps/)
+    expect(() => agent.run('x', { maxSteps: 0 })).toThrow(
+      /run\(\): options\.maxSteps: expected a whole number, 1 or more, or Infinity/,
+    )
     expect(agent.inbox.queue).toStrictEqual([])
   })
 
