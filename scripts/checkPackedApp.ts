@@ -2,9 +2,9 @@
  * Part of `npm test`, after the build: what a new user does with the package. It packs the
  * tarball, installs it into a fresh app beside that app's own zod 4 release (4.0.17, the oldest
  * line the peer range allows, not the one steerable is developed with) and the other peer, rxjs,
- * then type-checks the README's tool example (the ```ts block under "## Tools") against the
- * installed types and runs it, and the same with the README's image send (the block after "Images and
- * files go in the same way"). Then it adds `@ai-sdk/anthropic` and does the same with the model
+ * then type-checks the README's first example (the ```ts block under "## Quick start") and its tool
+ * example (under "## Tools") against the installed types and runs them, and the same with the
+ * README's image send (the block after "Images and files go in the same way"). Then it adds `@ai-sdk/anthropic` and does the same with the model
  * example (under "## Models"). Last, the README's marble spec runs in an app of its own that has
  * only steerable, rxjs, vitest and rxjs-marbles (scripts/packedMarblesApp.ts).
  *
@@ -26,6 +26,9 @@ const root = join(import.meta.dirname, '..')
 const APP_ZOD = '4.0.17'
 
 const readme = readFileSync(join(root, 'README.md'), 'utf8')
+const quickStart = readme.slice(readme.indexOf('\n## Quick start'))
+const firstExample = /```ts\n([\s\S]*?)```/.exec(quickStart)?.[1]
+if (!firstExample) throw new Error('README.md: no ```ts block under "## Quick start"')
 const tools = readme.slice(readme.indexOf('\n## Tools'))
 const example = /```ts\n([\s\S]*?)```/.exec(tools)?.[1]
 if (!example) throw new Error('README.md: no ```ts block under "## Tools"')
@@ -64,6 +67,7 @@ try {
     'typescript@5.9.3',
     '@types/node@20',
   ])
+  writeFileSync(join(app, 'quickStart.ts'), firstExample)
   writeFileSync(join(app, 'tool.ts'), example)
   writeFileSync(
     join(app, 'tsconfig.json'),
@@ -77,16 +81,20 @@ try {
         types: ['node'],
         skipLibCheck: false,
       },
-      files: ['tool.ts'],
+      files: ['quickStart.ts', 'tool.ts'],
     }),
   )
   try {
     sh(join(app, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'])
   } catch (error) {
     throw new Error(
-      `the README's tool example does not type-check in a fresh app with zod ${APP_ZOD}:\n${(error as { stdout?: string }).stdout ?? error}`,
+      `the README's first or tool example does not type-check in a fresh app with zod ${APP_ZOD}:\n${(error as { stdout?: string }).stdout ?? error}`,
     )
   }
+  const answered = sh(process.execPath, [join(app, 'out', 'quickStart.js')])
+  if (answered.trim() !== 'A steer corrects the turn that is running.')
+    throw new Error(`the README's first example printed something else:\n${answered}`)
+  console.log("packed app: the README's first example type-checks and runs")
   const output = sh(process.execPath, [join(app, 'out', 'tool.js')])
   if (!output.includes('user → assistant → tool → user → assistant'))
     throw new Error(`the README's tool example printed something else:\n${output}`)

@@ -1,6 +1,6 @@
 export { createAgent } from './agent/createAgent.js'
-export type { Agent, CancelToolCallOptions, StepText } from './contracts/agent.js'
-export type { AgentOptions, Budget } from './contracts/agentOptions.js'
+export type { Agent, CancelToolCallOptions, RunResult, StepText } from './contracts/agent.js'
+export type { AgentErrorReport, AgentOptions, Budget } from './contracts/agentOptions.js'
 export type { AgentSession } from './contracts/agentSession.js'
 export type { DecisionOptions, PendingApproval } from './contracts/approvals.js'
 export type { CompactionOptions, CompactOptions, Summarizer } from './contracts/compaction.js'
@@ -15,6 +15,7 @@ export {
   InvariantViolation,
   MessageNotDeliveredError,
   ToolCallNotRunning,
+  TurnFailedError,
   TurnMismatchError,
 } from './contracts/errors.js'
 export type {
@@ -38,6 +39,7 @@ export type {
   InboxEnqueueEvent,
   InboxReorderEvent,
   InboxReplaceEvent,
+  RequestRetryEvent,
   SessionEvent,
   SessionEventDataMap,
   SessionEventOf,

@@ -40,6 +40,13 @@ export class ModelRequestError extends Error {
    * for logs: at most 500 characters and a note of the bytes cut, credentials redacted.
    */
   readonly body: string | undefined
+  /**
+   * Whether making the request again may help (R108, R117): true for no answer, a dropped
+   * connection, a wait that ran out, and the statuses 408, 409, 429 and 5xx; false otherwise (a
+   * request the server refused, an answer that was not an event stream, a stream it could not
+   * read). The agent retries a request whose error says so (`maxRetries`).
+   */
+  readonly retryable: boolean
 
   constructor(
     message: string,
@@ -48,12 +55,20 @@ export class ModelRequestError extends Error {
       readonly retryAfterMs?: number | undefined
       readonly body?: string | undefined
       readonly cause?: unknown
+      /** Default: from `status` (408, 409, 429 and 5xx); a request with no status is not retryable. */
+      readonly retryable?: boolean | undefined
     } = {},
   ) {
     super(message, 'cause' in details ? { cause: details.cause } : undefined)
     this.status = details.status
     this.retryAfterMs = details.retryAfterMs
     this.body = details.body
+    this.retryable = details.retryable ?? retryableStatus(details.status)
     Object.defineProperty(this, brand, { value: true })
   }
 }
+
+/** The statuses where a later try may get an answer (R108): timeout, conflict, rate limit, 5xx. */
+const retryableStatus = (status: number | undefined): boolean =>
+  status !== undefined &&
+  (status === 408 || status === 409 || status === 429 || (status >= 500 && status < 600))

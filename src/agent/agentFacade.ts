@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs'
-import type { Agent, CancelToolCallOptions, StepText } from '../contracts/agent.js'
+import type { Agent, CancelToolCallOptions, RunResult, StepText } from '../contracts/agent.js'
 import type { AgentSession } from '../contracts/agentSession.js'
 import type { DecisionOptions, PendingApproval } from '../contracts/approvals.js'
 import type { CompactOptions } from '../contracts/compaction.js'
@@ -43,6 +43,7 @@ import { AgentViews } from './agentViews.js'
 import { compactNow } from './compactHistory.js'
 import { cancelCall, decide, raiseBudget } from './humanCalls.js'
 import { moveCommand, promoteCommand, removeCommand, replaceCommand } from './inboxControl.js'
+import { runResult } from './runResult.js'
 import { sendChecked } from './sendChecked.js'
 
 /**
@@ -101,6 +102,11 @@ export class AgentFacade implements Agent {
 
   followup(input: SendInput, options?: FollowupOptions): AgentMessageId {
     return sendChecked(this.#driver, this.#parts, input, options, FOLLOWUP, 'followup()')
+  }
+
+  run(input: SendInput, options?: FollowupOptions): Promise<RunResult> {
+    const id = sendChecked(this.#driver, this.#parts, input, options, FOLLOWUP, 'run()')
+    return runResult(id, this.#view.reply$(id))
   }
 
   steer(input: SendInput, options?: SteerOptions): AgentMessageId {

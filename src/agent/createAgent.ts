@@ -81,6 +81,8 @@ export const openAgent = (options: AgentOptions, opening: Opening): Agent => {
     autoCompaction: autoCompaction(checked.compaction),
     journaling: store.inbox !== undefined,
     tools: toolbox.sourced ? { latest: toolbox.latest, step: toolbox.latest } : undefined,
+    maxSteps: checked.maxSteps,
+    maxRetries: checked.maxRetries,
   }
 
   const parts: AgentParts = {
@@ -111,6 +113,7 @@ export const openAgent = (options: AgentOptions, opening: Opening): Agent => {
         summarizers: parts.summarizers,
         store,
         release: opening.release,
+        onError: checked.onError,
         ...(opening.reduce === undefined ? {} : { reduce: opening.reduce }),
       },
       state,

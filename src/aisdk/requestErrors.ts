@@ -59,6 +59,7 @@ const apiCallError = (context: ErrorContext, error: ApiCallError, now: number): 
   if (status === undefined)
     return fail(context, `the request to ${url} failed: ${own}; ${retrying(read('isRetryable') !== false)}`, {
       cause,
+      retryable: read('isRetryable') !== false, // no answer (R108), unless the provider knows better
     })
   const wait = retryAfterMs(headersOf(read('responseHeaders')), now)
   const responseBody = read('responseBody')
@@ -184,6 +185,7 @@ export const timeoutError = (
   return fail(
     context,
     `${what}; ${timeoutAdvice(wait, (option) => `fromLanguageModel(model, { ${option} })`)}`,
+    { retryable: true },
   )
 }
 

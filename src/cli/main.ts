@@ -95,6 +95,9 @@ export const main = async (command: readonly string[], env: NodeJS.ProcessEnv): 
     model,
     tools,
     instructions: 'You are a helpful, concise assistant.',
+    // The app shows each agent/error and failed turn in its own lines (format.ts): the default
+    // report on console.error would only draw over the screen (R118).
+    onError: false,
     ...(store ? { store } : {}),
   })
   if (store && agent.session.events.length > 0) {

@@ -2,7 +2,14 @@ import type { Observable } from 'rxjs'
 import type { AgentSession } from './agentSession.js'
 import type { DecisionOptions, PendingApproval } from './approvals.js'
 import type { CompactOptions } from './compaction.js'
-import type { AgentEvent, BudgetLimits, CompactionResult, SessionEvent, SessionUsage } from './events.js'
+import type {
+  AgentEvent,
+  BudgetLimits,
+  CompactionResult,
+  SessionEvent,
+  SessionUsage,
+  TurnEndReason,
+} from './events.js'
 import type { InboxSnapshot, Outcome } from './inbox.js'
 import type {
   AgentCancelCause,
@@ -57,6 +64,17 @@ export type Agent = {
    * agent.followup('Stop and do this first', { ifBusy: 'interrupt' }) // runs next, cancels what runs
    */
   followup(input: SendInput, options?: FollowupOptions): AgentMessageId
+  /**
+   * `followup(input, options)` and the answer of the turn it opens, as one Promise (R115): it
+   * resolves with the turn's last assistant text and usage when the turn ends `completed`, and
+   * rejects with `TurnFailedError` when it ends any other way or the message never opens a turn.
+   * A turn that waits for an approval keeps it pending until the approval is decided. Bad input
+   * throws at once, as `followup()` does.
+   *
+   * @example
+   * const { text } = await agent.run('What is 2 + 2?')
+   */
+  run(input: SendInput, options?: FollowupOptions): Promise<RunResult>
   /**
    * A correction for the turn that is running: it enters at the next step boundary, so the next
    * model request sees it. While nothing runs it is queued like a followup.
@@ -212,6 +230,17 @@ export type Agent = {
   reply$(id: AgentMessageId): Observable<SessionEvent>
   /** `outcome(id)` as an Observable of one value (R82); errors as `outcome(id)` rejects. */
   outcome$(id: AgentMessageId): Observable<Outcome>
+}
+
+/** What `agent.run(x)` resolves with (R115): the turn message `id` opened, ended `completed`. */
+export type RunResult = {
+  readonly id: AgentMessageId
+  readonly turn: number
+  /** The text of the turn's last assistant message that has text; `''` when none has. */
+  readonly text: string
+  /** The turn's token usage: its requests, as `agent.usage` counts them for the session (R73). */
+  readonly usage: SessionUsage
+  readonly reason: Extract<TurnEndReason, { readonly kind: 'completed' | 'stopped' }>
 }
 
 /** What `agent.text$` emits: the text streamed so far by step `step` of turn `turn`. */

@@ -1,7 +1,7 @@
 import type { SchedulerLike } from 'rxjs'
 import type { Agent } from './agent.js'
 import type { CompactionOptions } from './compaction.js'
-import type { BudgetLimits, SessionEvent } from './events.js'
+import type { AgentErrorEvent, BudgetLimits, SessionEvent, SessionEventOf } from './events.js'
 import type { AgentHooks } from './hooks.js'
 import type { ModelAdapter } from './model.js'
 import type { SessionStore } from './store.js'
@@ -77,6 +77,29 @@ export type AgentOptions = {
    * tool's result is refused. Default 20 MiB (20 971 520).
    */
   readonly maxBlockBytes?: number
+  /**
+   * The most steps a turn may take (R116): the turn ends `max-steps` after that many, and the tool
+   * calls of its last step are not run, as with `followup(x, {maxSteps})`, which overrides it for
+   * one turn. Default 50; `Infinity` removes the cap.
+   */
+  readonly maxSteps?: number
+  /**
+   * How many times a request that fails with a retryable error (`retryable: true` on the error,
+   * as `ModelRequestError` sets it for no answer, a dropped connection, 408, 409, 429 and 5xx)
+   * before its first streamed event is made again, after 1 s, 2 s, 4 s … (±20%, at most 30 s, or
+   * the error's `retryAfterMs`), measured on `scheduler` (R117). Only after the last does the
+   * request fail and `requestError` run. Default 2; 0 turns retries off.
+   */
+  readonly maxRetries?: number
+  /**
+   * Called with each `agent/error` and each `turn/end` whose reason is `error` (R118). By default
+   * one line per failed turn goes to `console.error`; `false` silences it. A throw of its own is
+   * reported through RxJS's `config.onUnhandledError` and changes nothing.
+   */
+  readonly onError?: ((event: AgentErrorReport) => void) | false
 }
+
+/** What `onError` receives: an `agent/error` live event, or a `turn/end` whose reason is `error`. */
+export type AgentErrorReport = AgentErrorEvent | SessionEventOf<'turn/end'>
 
 export type Budget = BudgetLimits & { readonly onExceed: 'pause' | 'stop' }

@@ -1,6 +1,8 @@
 /** Typed errors of the public surface. Each message says how to fix the call. */
 
+import type { TurnEndReason } from './events.js'
 import type { Outcome } from './inbox.js'
+import type { AgentMessageId } from './messages.js'
 
 /**
  * One problem found in an input: where it is and what was wrong. The path starts with the name of
@@ -189,3 +191,36 @@ export class MessageNotDeliveredError extends Error {
 
 const detail = (outcome: Exclude<Outcome, { readonly kind: 'delivered' }>): string =>
   outcome.kind === 'discarded' ? ` (${outcome.reason})` : ''
+
+/**
+ * Why `agent.run(x)` rejects (R115): the turn the message opened ended other than `completed`
+ * (`turn` says which, `reason` how: `error`, `aborted`, `budget`, `max-steps`, `max-tokens`,
+ * `disposed`), or the message never opened one (`turn` absent; `reason` is its outcome:
+ * blocked, discarded, removed or refused).
+ */
+export class TurnFailedError extends Error {
+  override readonly name = 'TurnFailedError'
+  /** The message `run()` sent. */
+  readonly id: AgentMessageId
+  /** The turn it opened; absent when it opened none. */
+  readonly turn?: number
+  readonly reason: TurnEndReason | Exclude<Outcome, { readonly kind: 'delivered' }>
+  constructor(
+    call: string,
+    id: AgentMessageId,
+    turn: number | undefined,
+    reason: TurnEndReason | Exclude<Outcome, { readonly kind: 'delivered' }>,
+  ) {
+    super(`${call}: ${turn === undefined ? notRun(id, reason) : turnEnded(turn, reason)}`)
+    this.id = id
+    if (turn !== undefined) this.turn = turn
+    this.reason = reason
+  }
+}
+
+const turnEnded = (turn: number, reason: { readonly kind: string; readonly message?: string }): string =>
+  `turn ${turn} ended ${reason.kind}${reason.message === undefined ? '' : `: ${reason.message}`}`
+
+const notRun = (id: string, outcome: { readonly kind: string; readonly reason?: unknown }): string =>
+  `message "${id}" was ${outcome.kind}${outcome.kind === 'discarded' ? ` (${String(outcome.reason)})` : ''}, ` +
+  'so no turn ran; read .reason for why'

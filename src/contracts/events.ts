@@ -107,6 +107,22 @@ export type CompactionEndEvent = Live<
   { readonly turn: number; readonly result: CompactionResult }
 >
 
+/**
+ * A request failed with a retryable error before its first streamed event and is made again
+ * after `delayMs` on the agent's scheduler (R117): `attempt` counts the retries of this step's
+ * request, from 1; `error` is what the failed request threw.
+ */
+export type RequestRetryEvent = Live<
+  'agent/request/retry',
+  {
+    readonly turn: number
+    readonly step: number
+    readonly attempt: number
+    readonly delayMs: number
+    readonly error: unknown
+  }
+>
+
 export type AgentEvent =
   | InboxEnqueueEvent
   | InboxDequeueEvent
@@ -124,6 +140,7 @@ export type AgentEvent =
   | ToolEndEvent
   | CompactionStartEvent
   | CompactionEndEvent
+  | RequestRetryEvent
 
 export type AgentEventType = AgentEvent['type']
 

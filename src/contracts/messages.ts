@@ -23,7 +23,7 @@ export type ToolResultCode =
   | 'NOT_RUN_MAX_TOKENS'
   /** A `'stop'` budget was passed (R80). */
   | 'NOT_RUN_BUDGET'
-  /** The turn took the `maxSteps` its followup allowed (R81). */
+  /** The turn took the `maxSteps` its followup or its agent allowed (R81, R116). */
   | 'NOT_RUN_MAX_STEPS'
   /** The call waited for approval and was denied (R62, R63, R66). */
   | 'DENIED'
@@ -114,7 +114,10 @@ export type SendOptions = {
   readonly turn?: number
   /** What the send does to tool approvals pending when it is applied (R63); default `'hold'`. */
   readonly onApproval?: OnApproval
-  /** `next-turn` with wakeup only: the turn this prompt opens takes at most this many steps (R81). */
+  /**
+   * `next-turn` with wakeup only: the turn this prompt opens takes at most this many steps (R81),
+   * instead of the agent's `maxSteps` (R116); `Infinity` for no cap.
+   */
   readonly maxSteps?: number
   /**
    * `next-step` with wakeup only: a steer applied while the model streams cuts that step's answer
@@ -131,7 +134,10 @@ export type OnApproval = 'hold' | 'deny'
 
 /** The options of `followup` and `inject`. */
 export type PresetOptions = { readonly ifBusy?: IfBusy; readonly onApproval?: OnApproval }
-/** The options of `followup`: also the most steps the turn it opens may take (R81). */
+/**
+ * The options of `followup`: also the most steps the turn it opens may take (R81; the agent's
+ * `maxSteps` when left out, `Infinity` for no cap, R116).
+ */
 export type FollowupOptions = PresetOptions & { readonly maxSteps?: number }
 /** The options of `steer`: also the turn it must land in. */
 export type SteerOptions = {

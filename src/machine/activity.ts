@@ -66,6 +66,8 @@ export type TurnPhase =
   | 'request-error'
   /** A budget was passed at a step boundary (R80): the next step waits for `raiseBudget()`. */
   | 'budget-paused'
+  /** The step's request failed and is made again when its delay is over (R117); the step stays open. */
+  | 'retry-wait'
 
 /**
  * A call's place in the approval of its step (R61, R62): it waits for a decision, or was
@@ -99,6 +101,8 @@ export type Turn = {
   readonly maxSteps?: number
   /** The turn ends after this step for this reason (R80, R81). */
   readonly stop?: 'budget' | 'max-steps' | undefined
+  /** How many times this step's request was made again after a retryable failure (R117). */
+  readonly retries?: number | undefined
 }
 
 /** A turn ended (or an admission was rejected) and the driver's next move is scheduled (R13b). */

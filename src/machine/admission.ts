@@ -56,7 +56,7 @@ export const admissionAllowed = (
   r.durable({ type: 'user/message', data: { content, source: message.source, id: message.id } })
   for (const context of admission.additionalContexts) r.durable({ type: 'user/message', data: context })
   writeEntries(r, outbox.slice(inherited), turn)
-  const maxSteps = itemMaxSteps(claim.item)
+  const maxSteps = itemMaxSteps(claim.item) ?? r.state.maxSteps
   firstStep(r, maxSteps === undefined ? { id: claim.id, turn } : { id: claim.id, turn, maxSteps })
 }
 

@@ -77,7 +77,8 @@ export const openRetryTurn = (r: Reduction): void => {
   }
   r.durable({ type: 'turn/start', data: { turn, trigger: { kind: 'retry' } } })
   writeEntries(r, outbox, turn)
-  firstStep(r, { id, turn })
+  const maxSteps = r.state.maxSteps // R116: a retry turn has the agent's cap
+  firstStep(r, maxSteps === undefined ? { id, turn } : { id, turn, maxSteps })
 }
 
 /** `retry()`: at once while idle; coalesced inside `requestError`; otherwise ignored. */

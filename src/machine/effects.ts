@@ -22,6 +22,11 @@ export type Effect =
       readonly index: number
       readonly reason?: string | undefined
     }
+  /**
+   * Feed `input` back after `ms` on the agent's scheduler, unless the activity ends first (its
+   * `stop` or checkpoint clears the timer): a request's retry delay (R117).
+   */
+  | { readonly kind: 'timer'; readonly activity: number; readonly ms: number; readonly input: Signal }
   /** Unsubscribe whatever still runs for the activity and forget its signal. */
   | { readonly kind: 'stop'; readonly activity: number }
   | {

@@ -94,6 +94,13 @@ export type Admission = {
 }
 
 /**
+ * What the runtime read of a retryable request error (R117), so the reducer reads no error and
+ * draws no random number: the wait the error asked for (`retryAfterMs`), and `jitter`, a random
+ * number in [0, 1) that spreads the retries of many agents failing at once.
+ */
+export type RetryHint = { readonly afterMs?: number | undefined; readonly jitter: number }
+
+/**
  * Turn-boundary signals: continuations the reducer posted to itself, scheduled moves, and the
  * outcomes of effects. Each names the activity it belongs to, so a late one is ignored.
  */
@@ -139,7 +146,11 @@ export type Signal =
       readonly activity: number
       readonly step: number
       readonly error: unknown
+      /** The error is retryable (R108, R117): what the reducer needs to retry the request. */
+      readonly retry?: RetryHint | undefined
     }
+  /** A failed request's retry delay is over: the step's request is made again (R117). */
+  | { readonly type: 'request/retry'; readonly activity: number; readonly step: number }
   | {
       readonly type: 'tool/result'
       readonly activity: number

@@ -39,6 +39,8 @@ export const copyState = (s: DeliveryState): DeliveryState => {
     autoCompaction: s.autoCompaction,
     requestInput: s.requestInput,
     tools: s.tools,
+    maxSteps: s.maxSteps,
+    maxRetries: s.maxRetries,
   }
   return copy as DeliveryState
 }
@@ -62,6 +64,7 @@ export const withTurn = (t: Turn, patch: Partial<Turn>): Turn => {
     approvals: t.approvals,
     maxSteps: t.maxSteps,
     stop: t.stop,
+    retries: t.retries,
   }
   return Object.assign(copy as Turn, patch)
 }
@@ -89,6 +92,7 @@ export const withTurnDraft = (t: Turn, draft: StepDraft): Turn => {
     approvals: t.approvals,
     maxSteps: t.maxSteps,
     stop: t.stop,
+    retries: t.retries,
   }
   return copy as Turn
 }

@@ -18,6 +18,7 @@ import { move, promote, refuse, remove, replace } from './inbox.js'
 import type { Input, InputOf } from './inputs.js'
 import type { Output } from './outputs.js'
 import { Reduction, type WindowMove } from './reduction.js'
+import { requestRetry } from './requestRetry.js'
 import { rollback } from './rollback.js'
 import type { DeliveryState } from './state.js'
 import {
@@ -101,6 +102,7 @@ const handlers: Handlers = {
   'turn-stopping/done': turnStoppingDone,
   'request-error/start': requestErrorStart,
   'request-error/done': requestErrorDone,
+  'request/retry': requestRetry,
   // Between turns: checkpoints and the next move (R7, R8, R36).
   'checkpoint/done': checkpointDone,
   'checkpoint/failed': checkpointFailed,

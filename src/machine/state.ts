@@ -58,6 +58,10 @@ export type DeliveryState = {
   readonly requestInput?: number | undefined
   /** Absent until a tool source changes its list: every step sees the list at creation (R100). */
   readonly tools?: ToolLists | undefined
+  /** The agent's step cap of a turn whose followup sets none (R116); absent: no cap. */
+  readonly maxSteps?: number | undefined
+  /** How many times a retryable request failure is made again (R117); absent: never. */
+  readonly maxRetries?: number | undefined
 }
 
 export const initialState = (agentId: string, lastTurn = 0): DeliveryState => ({

@@ -9,6 +9,7 @@ import { drainOutbox } from './outbox.js'
 import { hasSteering } from './outboxEntry.js'
 import { withContent, withDraft, withTurn, withTurnDraft } from './records.js'
 import type { Reduction } from './reduction.js'
+import { retryRequest } from './requestRetry.js'
 import { mergeUsage, requestUsage } from './requestUsage.js'
 import { errorResult, NOT_RUN_TEXT } from './results.js'
 import { liveTurn } from './stepStart.js'
@@ -157,13 +158,16 @@ export const hookFailed = (r: Reduction, { activity, step, error }: InputOf<'hoo
 }
 
 /**
- * R24: close the failed step (remaining drains are skipped), then run `requestError`. The hook
+ * R24: close the failed step (remaining drains are skipped), then run `requestError`; unless the
+ * request is retried first (R117). The hook
  * starts from a posted continuation, after the subscribers of `step/end`: a `retry()` of theirs is
  * outside `requestError` and throws, as at any other busy moment.
  */
-export const modelFailed = (r: Reduction, { activity, step, error }: InputOf<'model/failed'>): void => {
+export const modelFailed = (r: Reduction, failed: InputOf<'model/failed'>): void => {
+  const { activity, step, error } = failed
   const turn = liveTurn(r, activity, 'model', step)
   if (!turn) return
+  if (retryRequest(r, turn, failed)) return // R117: made again later; the step stays open
   const recorded = requestUsage(turn.draft)
   noteRequest(r, recorded)
   r.durable({ type: 'step/end', data: { turn: turn.turn, step, usage: recorded } })

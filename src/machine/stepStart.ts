@@ -33,6 +33,7 @@ export const stepTurn = (base: TurnBase, step: number): Turn =>
     outcomes: [],
     maxTokens: base.maxTokens ?? false,
     approvals: undefined,
+    retries: undefined,
   })
 
 /** R15: every step starts with the `step` hook. */

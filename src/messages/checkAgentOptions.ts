@@ -2,6 +2,7 @@ import { asapScheduler, queueScheduler } from 'rxjs'
 import type { AgentOptions } from '../contracts/agentOptions.js'
 import { checkInput, type FieldRule, type FieldRules } from './checkInput.js'
 import { checkTools } from './checkTools.js'
+import { describeValue } from './describeValue.js'
 import { didYouMean } from './didYouMean.js'
 import { nonEmptyString, optional, timeoutMs, wholeNumber } from './fieldRules.js'
 import { DEFAULT_MAX_BLOCK_BYTES } from './mediaBlocks.js'
@@ -40,6 +41,22 @@ const hooks: FieldRule = (value, path, check) => {
   return undefined
 }
 
+/** The most steps of a turn when neither the agent nor its followup says (R116). */
+export const DEFAULT_MAX_STEPS = 50
+/** How many times a retryable request failure is retried when the agent does not say (R117). */
+export const DEFAULT_MAX_RETRIES = 2
+
+/** A step cap: a whole number, 1 or more, or `Infinity` for none (R81, R116). */
+export const stepCap =
+  (hint: string): FieldRule =>
+  (value, path, check) =>
+    value === Number.POSITIVE_INFINITY ? undefined : wholeNumber(1, hint)(value, path, check)
+
+const onError: FieldRule = (value) =>
+  value === false || typeof value === 'function'
+    ? undefined
+    : `expected a function (event) => void, or false to report nothing, got ${describeValue(value)}`
+
 /** Every option, by name; the ones without a check (`store`, `history`) take anything here. */
 const OPTIONS: FieldRules = {
   model,
@@ -57,6 +74,9 @@ const OPTIONS: FieldRules = {
   budget: budgetRule,
   compaction: compactionRule(true),
   maxBlockBytes: optional(wholeNumber(1, 'a number of bytes; leave it out for 20 MiB')),
+  maxSteps: optional(stepCap('or Infinity for no cap; 50 when left out')),
+  maxRetries: optional(wholeNumber(0, '0 for none; 2 when left out')),
+  onError: optional(onError),
 }
 const OPTION_KEYS = Object.keys(OPTIONS)
 
@@ -87,5 +107,10 @@ export const checkAgentOptions = (options: AgentOptions) => {
     budget: options.budget,
     compaction: options.compaction,
     maxBlockBytes: options.maxBlockBytes ?? DEFAULT_MAX_BLOCK_BYTES,
+    // Infinity is no cap: the state holds none (R116).
+    maxSteps:
+      options.maxSteps === Number.POSITIVE_INFINITY ? undefined : (options.maxSteps ?? DEFAULT_MAX_STEPS),
+    maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    onError: options.onError,
   }
 }

@@ -11,6 +11,13 @@ import type { Path } from './snapshot.js'
 
 const OPTIONS: Path = Object.freeze(['options'])
 
+/**
+ * `followup(x, {maxSteps: Infinity})` (R116): a cap no turn reaches, kept as a number the inbox
+ * journal can hold as JSON (where `Infinity` would become `null`), and unlike no `maxSteps` at all,
+ * which gets the agent's default.
+ */
+export const NO_STEP_CAP = Number.MAX_SAFE_INTEGER
+
 /** `SendOptions`: exactly `{target: 'next-turn' | 'next-step', wakeup: boolean}`. Returns a frozen copy. */
 export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions => {
   const check = new InputCheck(call)
@@ -29,7 +36,7 @@ export const parseSendOptions = (options: unknown, call = 'send()'): SendOptions
     ...(ifBusy === undefined ? {} : { ifBusy }),
     ...(turn === undefined ? {} : { turn }),
     ...(deny ? { onApproval } : {}),
-    ...(maxSteps === undefined ? {} : { maxSteps }),
+    ...(maxSteps === undefined ? {} : { maxSteps: maxSteps === Infinity ? NO_STEP_CAP : maxSteps }),
     ...(interrupt === true ? { interrupt } : {}),
   })
 }

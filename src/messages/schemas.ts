@@ -143,6 +143,12 @@ const ifBusySchema = z.enum(['accept', 'reject', 'interrupt'])
 const onApprovalSchema = z.enum(['hold', 'deny'])
 const turnSchema = z.int().min(1)
 
+/** A followup's step cap (R81): a whole number, 1 or more, or `Infinity` for no cap (R116). */
+const maxStepsSchema = z.custom<number>(
+  (value) => value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && (value as number) >= 1),
+  { message: 'expected a whole number, 1 or more, or Infinity for no cap' },
+)
+
 /**
  * `SendOptions`: `target` and `wakeup`, and optionally `ifBusy` and a turn guard. A guard needs
  * `target: 'next-step'`, and `ifBusy: 'interrupt'` needs `wakeup: true` (R47, R49).
@@ -154,7 +160,7 @@ export const sendOptionsSchema = z
     ifBusy: ifBusySchema.optional(),
     turn: turnSchema.optional(),
     onApproval: onApprovalSchema.optional(),
-    maxSteps: z.int().min(1).optional(),
+    maxSteps: maxStepsSchema.optional(),
     interrupt: z.boolean().optional(),
   })
   .superRefine((o, ctx) => {
@@ -194,7 +200,7 @@ export const presetOptionsSchema = z.strictObject({
 export const followupOptionsSchema = z.strictObject({
   ifBusy: ifBusySchema.optional(),
   onApproval: onApprovalSchema.optional(),
-  maxSteps: z.int().min(1).optional(),
+  maxSteps: maxStepsSchema.optional(),
 })
 /** The options of `steer`. */
 export const steerOptionsSchema = z.strictObject({

@@ -45,6 +45,7 @@ export const networkError = (
   const fix = reading ? 'retrying the request may help' : 'check baseURL and that the server is reachable'
   return new ModelRequestError(`openaiModel: ${what}: ${quote(describeError(error), secrets, 500)}; ${fix}`, {
     cause: redactCause(error, secrets),
+    retryable: true, // no answer, or a dropped connection (R108)
   })
 }
 
@@ -59,7 +60,7 @@ export const timeoutError = (
       ? `POST ${url} got no response headers within ${limits.headersTimeoutMs} ms`
       : `the answer to POST ${url} stalled: nothing arrived for ${limits.idleTimeoutMs} ms`
   const advice = timeoutAdvice(wait, (option) => `openaiModel({ ${option} })`)
-  return new ModelRequestError(`openaiModel: ${what} (${wait}); ${advice}`)
+  return new ModelRequestError(`openaiModel: ${what} (${wait}); ${advice}`, { retryable: true })
 }
 
 /**

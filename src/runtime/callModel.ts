@@ -8,6 +8,7 @@ import type { ToolCatalog } from '../tools/toolCatalog.js'
 import type { Activities } from './activities.js'
 import type { EffectAnswer } from './mergeEffects.js'
 import { parseModelEvent } from './parseModelEvent.js'
+import { modelFailed } from './retryHint.js'
 
 export type ModelCallDeps = {
   readonly agentId: string
@@ -53,7 +54,7 @@ export const callModel = (deps: ModelCallDeps, call: ModelCall): EffectAnswer =>
     // Inside the try: `Array.isArray` throws on a revoked Proxy, whatever an adapter returns.
     if (Array.isArray(answer)) return [started, ...signalsOf(answer as readonly ModelEvent[], activity, step)]
   } catch (error) {
-    return [started, { type: 'model/failed', activity, step, error }]
+    return [started, modelFailed(activity, step, error)]
   }
   const signals = answerSignals(answer, activity, step)
   return concat(of(started), deps.activities.untilStopped(activity, signals, call.part))
@@ -91,7 +92,7 @@ const specChars = (specs: readonly ToolSpec[]): number => {
 const answerSignals = (answer: unknown, activity: number, step: number): Observable<Signal> =>
   new Observable<Signal>((subscriber) => {
     const fail = (error: unknown): void => {
-      subscriber.next({ type: 'model/failed', activity, step, error })
+      subscriber.next(modelFailed(activity, step, error))
       subscriber.complete()
     }
     let events: Observable<unknown>
@@ -132,7 +133,7 @@ const signalsOf = (events: readonly unknown[], activity: number, step: number): 
     }
     signals.push({ type: 'model/complete', activity, step })
   } catch (error) {
-    signals.push({ type: 'model/failed', activity, step, error })
+    signals.push(modelFailed(activity, step, error))
   }
   return signals
 }

@@ -169,6 +169,10 @@ const runners: Runners = {
       ctx.timers.set(activity, ms, () => ctx.post({ type: 'approval/timeout', activity, step, index }))
     return undefined
   },
+  timer: ({ activity, ms, input }, ctx) => {
+    ctx.timers.set(activity, ms, () => ctx.post(input))
+    return undefined
+  },
   'turn-stopping': ({ activity, turn, step }, ctx) => {
     const hooks = hookList(ctx.hooks.turnStopping)
     if (hooks.length === 0) return { type: 'turn-stopping/done', activity }

@@ -16,6 +16,7 @@ import type { ActivityTimers } from './activityTimers.js'
 import { createApprovalGate } from './approvalGate.js'
 import type { Broadcast } from './broadcast.js'
 import { createEffectRunner } from './effectRunner.js'
+import { errorReporter, type OnError } from './errorReporter.js'
 import type { HookSet } from './hookSet.js'
 import { type Inlet, inlet } from './inlet.js'
 import { Mailbox } from './mailbox.js'
@@ -51,6 +52,8 @@ export type EngineConfig<A> = {
   readonly agent: A
   /** The reducer; `machine/reduce.ts` but in a test that records what it produced. */
   readonly reduce?: (state: DeliveryState, input: Input) => Reduced
+  /** The agent's `onError` (R118): left out, failed turns are reported on `console.error`. */
+  readonly onError?: OnError
   /**
    * Release the engine when quiescent (always, but in the test that compares an agent that
    * releases with one that never does).
@@ -164,6 +167,7 @@ export const buildEngine = <A>(config: EngineConfig<A>, parts: EngineHost): Engi
           effect: (effect) => engine.effects.next(effect),
           window: (open) => parts.window(open),
           delivered: () => parts.delivered(),
+          report: errorReporter(config.onError),
           ended: () => {
             engine.effects.complete()
             parts.ended()

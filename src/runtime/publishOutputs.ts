@@ -1,4 +1,5 @@
 import { Observable, type OperatorFunction } from 'rxjs'
+import type { AgentErrorReport } from '../contracts/agentOptions.js'
 import type { AgentEvent, SessionEvent } from '../contracts/events.js'
 import type { Effect } from '../machine/effects.js'
 import type { Output } from '../machine/outputs.js'
@@ -27,6 +28,11 @@ export type PublishDeps = {
   readonly window: (open: boolean) => void
   /** Called after all outputs of a reduction were delivered (the `whenIdle` check). */
   readonly delivered: (reduction: Reduced) => void
+  /**
+   * Called with each `agent/error` and each `turn/end` whose reason is `error`, once its
+   * subscribers have it (the agent's `onError`, R118); absent with `onError: false`.
+   */
+  readonly report?: ((event: AgentErrorReport) => void) | undefined
   /** Called once when the reductions end (completion or error), after passing it on. */
   readonly ended: () => void
 }
@@ -64,10 +70,12 @@ export const publishOutputs =
             else if (o.kind === 'live') {
               deps.outcomes.live(o.event)
               subscriber.next(o)
+              if (o.event.type === 'agent/error') deps.report?.(o.event)
             } else if (o.kind === 'durable') {
               const event = deps.transcript.append(o.draft)
               deps.outcomes.durable(event)
               subscriber.next({ kind: 'event', event })
+              if (event.type === 'turn/end' && event.data.reason.kind === 'error') deps.report?.(event)
             } else if (o.kind === 'journal') deps.transcript.journal(o.record)
             else deps.outcomes.settle(o.id, o.outcome)
           }

@@ -58,6 +58,8 @@ export const label = (event: AgentEvent | SessionEvent): string => {
       return 'compaction/start'
     case 'agent/compaction/end':
       return `compaction/end(${event.result.kind})`
+    case 'agent/request/retry':
+      return `retry(${event.turn}.${event.step},${event.attempt},${event.delayMs})`
   }
 }
 

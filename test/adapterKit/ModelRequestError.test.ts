@@ -35,4 +35,14 @@ describe('ModelRequestError', () => {
     expect(new Sub('x')).toBeInstanceOf(ModelRequestError)
     expect(new ModelRequestError('x') instanceof Sub).toBe(false)
   })
+
+  it('R108/R117: retryable for 408, 409, 429 and 5xx by default, and as the adapter says otherwise', () => {
+    const retryable = (status: number | undefined) => new ModelRequestError('x', { status }).retryable
+    expect([408, 409, 429, 500, 502, 503, 599].map(retryable)).toStrictEqual(Array(7).fill(true))
+    expect([200, 400, 401, 403, 404, 413, 422, 600, undefined].map(retryable)).toStrictEqual(
+      Array(9).fill(false),
+    )
+    expect(new ModelRequestError('no answer', { retryable: true }).retryable).toBe(true)
+    expect(new ModelRequestError('x', { status: 503, retryable: false }).retryable).toBe(false)
+  })
 })

@@ -176,6 +176,7 @@ describe('an agent on fromLanguageModel', () => {
     const agent = createAgent({
       model: fromLanguageModel(model),
       scheduler: asapScheduler,
+      maxRetries: 0, // R24 through the requestError hook: the agent's own retries (R117) are off
       hooks: {
         requestError: ({ agent, error }) => {
           seen.push(error)

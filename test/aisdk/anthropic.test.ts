@@ -191,6 +191,7 @@ describe('@ai-sdk/anthropic through fromLanguageModel, against a local Messages 
     const agent = createAgent({
       model,
       scheduler: asapScheduler,
+      maxRetries: 0, // R24 through the requestError hook: the agent's own retries (R117) are off
       hooks: {
         requestError: ({ agent, error }) => {
           seen.push(error)

@@ -117,6 +117,7 @@ describe('docs/reference.md matches the code', () => {
     const valid: Record<string, readonly unknown[]> = {
       send: ['x', { target: 'next-turn' }],
       followup: ['x'],
+      run: ['x'],
       steer: ['x'],
       inject: ['x'],
       cancel: [{ kind: 'user' }],

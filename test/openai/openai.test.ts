@@ -631,6 +631,7 @@ describe('openaiModel: through an agent', () => {
     const agent = createAgent({
       model: openaiModel({ baseURL: server.baseURL, model: 'test-model' }),
       scheduler: asapScheduler,
+      maxRetries: 0, // R24 through the requestError hook: the agent's own retries (R117) are off
       hooks: {
         requestError: ({ agent, error }) => {
           seen.push(error)

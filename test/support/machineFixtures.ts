@@ -190,6 +190,8 @@ const effectLabel = (e: Effect): string => {
       return `cancel-call#${e.activity}(${e.step}.${e.index})`
     case 'summarize':
       return `summarize#${e.activity}(keep ${e.keepLastTurns})`
+    case 'timer':
+      return `timer#${e.activity}(${e.ms} ${signalLabel(e.input)})`
     case 'close-store':
     case 'complete':
     case 'persist':

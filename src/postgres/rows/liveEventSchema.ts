@@ -79,6 +79,13 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     code: z.enum(toolResultCodes).optional(),
   }),
   live('agent/compaction/start', { turn }),
+  live('agent/request/retry', {
+    turn,
+    step: z.int().min(1),
+    attempt: z.int().min(1),
+    delayMs: z.number().min(0),
+    error: thrown,
+  }),
   live('agent/compaction/end', {
     turn,
     result: z.discriminatedUnion('kind', [
