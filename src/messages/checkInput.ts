@@ -5,10 +5,11 @@
  * decisions, commands of the page's API: each lists every problem at once, each unknown name says
  * which name was meant ({@link didYouMean}), and nothing is changed by a refused call.
  */
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import { type InputIssue, InvalidInputError } from '../contracts/errors.js'
 import { didYouMean } from './didYouMean.js'
 import { isRefusal } from './guarded.js'
+import { safeParse } from './safeParse.js'
 import { type Path, unreadable } from './snapshot.js'
 import { toInputIssues } from './toInputIssues.js'
 
@@ -88,13 +89,13 @@ export class InputCheck {
    * the messages of common mistakes show the right call (`withHints`).
    */
   parse<T>(
-    schema: z.ZodType<T>,
+    schema: z.core.$ZodType<T>,
     value: unknown,
     path: Path,
     reword?: (issues: InputIssue[]) => InputIssue[],
   ): T | undefined {
     return this.attempt(path, () => {
-      const result = schema.safeParse(value)
+      const result = safeParse(schema, value)
       if (result.success) return result.data
       const issues = toInputIssues(result.error, path, value, schema)
       this.addAll(reword ? reword(issues) : issues)

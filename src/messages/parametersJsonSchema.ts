@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { StandardSchemaV1 } from '../contracts/standardSchema.js'
 
 /** Whether `value` is a Standard Schema, by its shape: never `instanceof` (copies differ). */
@@ -26,6 +26,6 @@ export const parametersJsonSchema = (schema: StandardSchemaV1): Record<string, u
   const standard = schema['~standard']
   if (typeof standard.jsonSchema?.output === 'function')
     return standard.jsonSchema.output({ target: 'draft-2020-12' })
-  if (standard.vendor === 'zod') return z.toJSONSchema(schema as unknown as z.ZodType)
+  if (standard.vendor === 'zod') return z.toJSONSchema(schema as unknown as z.core.$ZodType)
   throw new TypeError(`a ${standard.vendor} schema that ${NO_JSON_SCHEMA}`)
 }

@@ -1,22 +1,24 @@
 /** The checks of the `budget` option and of `raiseBudget` (R80). */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { BudgetLimits, BudgetUsage } from '../contracts/events.js'
 import { checkInput, type FieldRule } from './checkInput.js'
 
 const limitsSchema = z.strictObject({
-  maxTotalTokens: z.number().positive().optional(),
-  maxRequests: z.int().positive().optional(),
+  maxTotalTokens: z.optional(z.number().check(z.positive())),
+  maxRequests: z.optional(z.int().check(z.positive())),
 })
 // A limit is passed when the usage is strictly greater (R80): 0 allows none past the first request.
 const budgetSchema = z
   .strictObject({
-    maxTotalTokens: z.number().nonnegative().optional(),
-    maxRequests: z.int().nonnegative().optional(),
+    maxTotalTokens: z.optional(z.number().check(z.nonnegative())),
+    maxRequests: z.optional(z.int().check(z.nonnegative())),
     onExceed: z.enum(['pause', 'stop']),
   })
-  .refine((b) => b.maxTotalTokens !== undefined || b.maxRequests !== undefined, {
-    message: 'expected maxTotalTokens, maxRequests, or both',
-  })
+  .check(
+    z.refine((b) => b.maxTotalTokens !== undefined || b.maxRequests !== undefined, {
+      error: 'expected maxTotalTokens, maxRequests, or both',
+    }),
+  )
 
 /** The `budget` option of `createAgent`. */
 export const budgetRule: FieldRule = (budget, path, check) => {

@@ -10,6 +10,7 @@ import { goalMessageIssue, goalStateTextIssue, isGoalStateText } from './goalMes
 import { guarded, isRefusal } from './guarded.js'
 import { withHints } from './hints.js'
 import { DEFAULT_MAX_BLOCK_BYTES, oversizeIssues } from './mediaBlocks.js'
+import { safeParse } from './safeParse.js'
 import { userMessageDataSchema } from './schemas.js'
 import { deepFreeze, isPlainObject, jsonSnapshot, type Path, unreadable } from './snapshot.js'
 import { toInputIssues } from './toInputIssues.js'
@@ -99,7 +100,7 @@ export const parseContextData = (
 ): UserMessageData => {
   const snapshot = jsonSnapshot({ content: input.content, source: input.source }, rootPath)
   if (!snapshot.ok) throw new InvalidInputError(call, snapshot.issues)
-  const result = userMessageDataSchema.safeParse(snapshot.value)
+  const result = safeParse(userMessageDataSchema, snapshot.value)
   if (!result.success) {
     const value = snapshot.value as Record<string, unknown>
     const issues = toInputIssues(result.error, rootPath, value, userMessageDataSchema)

@@ -1,5 +1,5 @@
 /** The checks of `approve`, `deny` (R62) and `cancelToolCall` (R71), locally and from a client. */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { MessageSource } from '../contracts/messages.js'
 import { checkInput, type InputCheck } from './checkInput.js'
 import { messageSourceSchema } from './schemas.js'
@@ -7,10 +7,10 @@ import { messageSourceSchema } from './schemas.js'
 const USER: MessageSource = Object.freeze({ kind: 'user' })
 
 const decisionOptionsSchema = z.strictObject({
-  reason: z.string().optional(),
-  source: messageSourceSchema.optional(),
+  reason: z.optional(z.string()),
+  source: z.optional(messageSourceSchema),
 })
-const cancelToolCallSchema = z.strictObject({ reason: z.string().optional() })
+const cancelToolCallSchema = z.strictObject({ reason: z.optional(z.string()) })
 
 const checkCallId = (check: InputCheck, callId: unknown, expected: string): void => {
   if (typeof callId !== 'string' || callId === '') check.add(['callId'], `expected ${expected}`)

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { ContentBlock, UserMessageData } from '../contracts/messages.js'
 import { checkInput, type InputCheck } from './checkInput.js'
 import { goalStateTextIssue, isGoalStateText } from './goalMessageIssue.js'
@@ -16,7 +16,7 @@ export type DecisionAcc = {
 }
 
 const CALL = 'promptSubmit decision'
-const contentSchema = z.array(contentBlockSchema).min(1)
+const contentSchema = z.array(contentBlockSchema).check(z.minLength(1))
 const pluginSource = { kind: 'plugin', plugin: 'promptSubmit' } as const
 const CONTENT: Path = ['decision', 'content']
 const CONTEXTS: Path = ['decision', 'additionalContexts']

@@ -1,27 +1,28 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { GoalChange } from '../contracts/goals.js'
 import type { ContentBlock, MessageSource } from '../contracts/messages.js'
 import { GOAL_STATE_OPEN, renderGoalChange } from './goalRender.js'
+import { safeParse } from './safeParse.js'
 
 const goalSourceSchema = z.object({
   kind: z.literal('goal'),
-  goalId: z.string().min(1),
-  revision: z.int().min(0),
-  round: z.int().min(0),
-  change: z.unknown().optional(),
+  goalId: z.string().check(z.minLength(1)),
+  revision: z.int().check(z.gte(0)),
+  round: z.int().check(z.gte(0)),
+  change: z.optional(z.unknown()),
 })
 
 const goalStateSchema = z.strictObject({
-  goalId: z.string().min(1),
-  revision: z.int().min(1),
+  goalId: z.string().check(z.minLength(1)),
+  revision: z.int().check(z.gte(1)),
   objective: z.string(),
   phase: z.enum(['active', 'paused', 'blocked', 'complete']),
-  maxRounds: z.int().min(1).nullable(),
-  blocked: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+  maxRounds: z.nullable(z.int().check(z.gte(1))),
+  blocked: z.optional(z.strictObject({ code: z.string(), message: z.string() })),
 })
 const tombstoneSchema = z.strictObject({
-  goalId: z.string().min(1),
-  revision: z.int().min(1),
+  goalId: z.string().check(z.minLength(1)),
+  revision: z.int().check(z.gte(1)),
   cleared: z.literal(true),
 })
 export const goalChangeSchema = z.union([goalStateSchema, tombstoneSchema])
@@ -41,7 +42,7 @@ export type GoalMessageReading =
 export const firstTextIndex = (content: readonly ContentBlock[]): number =>
   content.findIndex((block) => block.type === 'text')
 
-const describe = (error: z.ZodError): { path: PropertyKey[]; text: string } => {
+const describe = (error: z.core.$ZodError): { path: PropertyKey[]; text: string } => {
   const issue = error.issues[0]
   const path = issue?.path ?? []
   return { path, text: `${path.length ? `${path.join('.')}: ` : ''}${issue?.message ?? 'invalid'}` }
@@ -79,7 +80,7 @@ export const readGoalMessage = (
     }
     return { ok: true, change: undefined }
   }
-  const parsed = goalSourceSchema.safeParse(source)
+  const parsed = safeParse(goalSourceSchema, source)
   if (!parsed.success) {
     const { path, text } = describe(parsed.error)
     return fail(['source', ...keys(path)], `invalid goal source: ${text}`)
@@ -87,7 +88,7 @@ export const readGoalMessage = (
   const { goalId, revision, round, change } = parsed.data
   if (round > 0) return { ok: true, change: undefined }
   if (change === undefined) return fail(['source', 'change'], 'round-0 goal message without a change')
-  const decoded = goalChangeSchema.safeParse(change)
+  const decoded = safeParse(goalChangeSchema, change)
   if (!decoded.success) {
     const { path, text } = describe(decoded.error)
     return fail(['source', 'change', ...keys(path)], `malformed goal change: ${text}`)

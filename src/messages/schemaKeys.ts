@@ -1,20 +1,20 @@
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 
 /** The parts of a zod 4 schema's definition that lead to an object's keys. */
 type Def = {
   readonly type: string
-  readonly shape?: Readonly<Record<string, z.ZodType>>
-  readonly innerType?: z.ZodType
-  readonly in?: z.ZodType
-  readonly element?: z.ZodType
-  readonly valueType?: z.ZodType
-  readonly options?: readonly z.ZodType[]
+  readonly shape?: Readonly<Record<string, z.core.$ZodType>>
+  readonly innerType?: z.core.$ZodType
+  readonly in?: z.core.$ZodType
+  readonly element?: z.core.$ZodType
+  readonly valueType?: z.core.$ZodType
+  readonly options?: readonly z.core.$ZodType[]
   readonly discriminator?: string
-  readonly getter?: () => z.ZodType
+  readonly getter?: () => z.core.$ZodType
   readonly values?: readonly unknown[]
 }
 
-const defOf = (schema: z.ZodType | undefined): Def | undefined =>
+const defOf = (schema: z.core.$ZodType | undefined): Def | undefined =>
   (schema as { _zod?: { def?: Def } } | undefined)?._zod?.def
 
 /** Wrappers whose keys are their inner schema's. */
@@ -27,11 +27,11 @@ const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readon
  * is not an object zod can list the keys of (a custom check, an undiscriminated union).
  */
 export const keysAt = (
-  schema: z.ZodType,
+  schema: z.core.$ZodType,
   path: readonly PropertyKey[],
   value: unknown,
 ): readonly string[] | undefined => {
-  let at: z.ZodType | undefined = unwrap(schema, value)
+  let at: z.core.$ZodType | undefined = unwrap(schema, value)
   let v = value
   for (const key of path) {
     const def = defOf(at)
@@ -48,7 +48,7 @@ export const keysAt = (
 }
 
 /** `schema` without the wrappers around it, and a union narrowed to the member `value` is of. */
-const unwrap = (schema: z.ZodType | undefined, value: unknown): z.ZodType | undefined => {
+const unwrap = (schema: z.core.$ZodType | undefined, value: unknown): z.core.$ZodType | undefined => {
   let at = schema
   for (let depth = 0; depth < 16; depth++) {
     const def = defOf(at)
@@ -63,7 +63,7 @@ const unwrap = (schema: z.ZodType | undefined, value: unknown): z.ZodType | unde
 }
 
 /** The member of a discriminated union whose discriminator literal is `value`'s. */
-const memberOf = (def: Def, value: unknown): z.ZodType | undefined => {
+const memberOf = (def: Def, value: unknown): z.core.$ZodType | undefined => {
   const { discriminator, options } = def
   if (discriminator === undefined || options === undefined) return undefined
   if (typeof value !== 'object' || value === null) return undefined

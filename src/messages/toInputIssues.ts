@@ -1,5 +1,5 @@
 /** The one place where zod issues become the `InputIssue`s of `InvalidInputError` (R2). */
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import type { InputIssue } from '../contracts/errors.js'
 import { describeValue as describe } from './describeValue.js'
 import { didYouMean } from './didYouMean.js'
@@ -17,10 +17,10 @@ const expectedNames: Readonly<Record<string, string>> = { int: 'integer', record
  * Reading `value` again may run the caller's code (a getter, a Proxy trap): run it `guarded`.
  */
 export const toInputIssues = (
-  error: z.ZodError,
+  error: z.core.$ZodError,
   root: Path,
   value: unknown,
-  schema?: z.ZodType,
+  schema?: z.core.$ZodType,
 ): InputIssue[] =>
   error.issues.flatMap((issue): InputIssue[] => {
     const path = [...root, ...issue.path.map((key) => (typeof key === 'symbol' ? String(key) : key))]

@@ -3,6 +3,7 @@ import { quote } from '../adapterKit/redact.js'
 import { isTokenCount } from '../adapterKit/tokenCount.js'
 import type { Usage } from '../contracts/messages.js'
 import type { FinishReason, ModelEvent } from '../contracts/model.js'
+import { safeParse } from '../messages/safeParse.js'
 import { type ChatChunk, chatChunkSchema, type ToolCallDelta } from './chatChunkSchema.js'
 
 /** A tool call being assembled from its deltas; `index` is the server's slot for it. */
@@ -62,7 +63,7 @@ export const reduceChatStream = (state: ChatStreamState, input: ChatStreamInput)
   } catch {
     return fail(state, `malformed JSON in a stream data line: ${quote(input.data, state.secrets, 200)}`)
   }
-  const parsed = chatChunkSchema.safeParse(json)
+  const parsed = safeParse(chatChunkSchema, json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const what = quote(String(issue?.message), state.secrets, 200)

@@ -1,10 +1,11 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { ModelEvent } from '../contracts/model.js'
+import { safeParse } from '../messages/safeParse.js'
 
 const usageSchema = z.strictObject({
-  inputTokens: z.number().nonnegative(),
-  outputTokens: z.number().nonnegative(),
-  cachedInputTokens: z.number().nonnegative().optional(),
+  inputTokens: z.number().check(z.nonnegative()),
+  outputTokens: z.number().check(z.nonnegative()),
+  cachedInputTokens: z.optional(z.number().check(z.nonnegative())),
 })
 
 const modelEventSchema = z.discriminatedUnion('type', [
@@ -14,7 +15,7 @@ const modelEventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('finish'),
     reason: z.enum(['stop', 'tool-calls', 'max-tokens']),
-    usage: usageSchema.optional(),
+    usage: z.optional(usageSchema),
   }),
   // Usage the provider sent before its finish (an input count at the start of a stream, say):
   // kept when the request is then cut or fails (R69, R73).
@@ -40,7 +41,7 @@ export const parseModelEvent = (event: unknown): ModelEvent => {
     )
       return { type: 'finish', reason: e.reason }
   }
-  const result = modelEventSchema.safeParse(event)
+  const result = safeParse(modelEventSchema, event)
   if (result.success) return result.data as ModelEvent
   const issue = result.error.issues[0]
   const where = issue?.path.length ? ` at ${issue.path.join('.')}` : ''

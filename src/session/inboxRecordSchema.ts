@@ -1,15 +1,15 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { InboxRecord } from '../contracts/inbox.js'
 import { contentBlockSchema, messageSourceSchema } from '../messages/schemas.js'
 
-const id = z.string().min(1)
-const turn = z.int().min(1)
-const seq = z.int().min(1)
+const id = z.string().check(z.minLength(1))
+const turn = z.int().check(z.gte(1))
+const seq = z.int().check(z.gte(1))
 
 /** An accepted message as the journal holds it: exactly `id`, `content` (non-empty), `source`. */
 const message = z.strictObject({
   id,
-  content: z.array(contentBlockSchema).min(1),
+  content: z.array(contentBlockSchema).check(z.minLength(1)),
   source: messageSourceSchema,
 })
 
@@ -22,24 +22,26 @@ const delivered = z
     kind: z.literal('delivered'),
     as: z.enum(['prompt', 'steering', 'context']),
     seq,
-    turn: turn.optional(),
-    step: z.int().min(1).optional(),
+    turn: z.optional(turn),
+    step: z.optional(z.int().check(z.gte(1))),
   })
-  .refine((o) => o.as === 'context' || o.turn !== undefined, {
-    message: 'a delivered prompt or steering needs its turn',
-  })
-  .refine((o) => (o.as === 'steering') === (o.step !== undefined), {
-    message: 'a delivered steering (and only a steering) has a step',
-  })
+  .check(
+    z.refine((o) => o.as === 'context' || o.turn !== undefined, {
+      error: 'a delivered prompt or steering needs its turn',
+    }),
+    z.refine((o) => (o.as === 'steering') === (o.step !== undefined), {
+      error: 'a delivered steering (and only a steering) has a step',
+    }),
+  )
 
 const outcome = z.discriminatedUnion('kind', [
   delivered,
-  z.strictObject({ kind: z.literal('blocked'), reason: z.unknown().optional() }),
+  z.strictObject({ kind: z.literal('blocked'), reason: z.optional(z.unknown()) }),
   z.strictObject({
     kind: z.literal('discarded'),
     reason: z.enum(['cancel', 'dispose', 'removed', 'expired']),
   }),
-  z.strictObject({ kind: z.literal('refused'), error: z.unknown().optional() }),
+  z.strictObject({ kind: z.literal('refused'), error: z.optional(z.unknown()) }),
 ])
 
 /**
@@ -51,12 +53,12 @@ export const inboxRecordSchema = z.discriminatedUnion('op', [
     op: z.literal('add'),
     message,
     placement: z.enum(['queued', 'parked', 'steering', 'context']),
-    at: z.literal('head').optional(),
-    turn: turn.optional(),
-    maxSteps: z.int().min(1).optional(),
+    at: z.optional(z.literal('head')),
+    turn: z.optional(turn),
+    maxSteps: z.optional(z.int().check(z.gte(1))),
   }),
   z.strictObject({ op: z.literal('replace'), message }),
-  z.strictObject({ op: z.literal('move'), id, before: id.nullable() }),
+  z.strictObject({ op: z.literal('move'), id, before: z.nullable(id) }),
   z.strictObject({ op: z.literal('promote'), id, to: z.enum(['steering', 'head']) }),
   z.strictObject({ op: z.literal('settle'), id, outcome }),
-]) as unknown as z.ZodType<InboxRecord>
+]) as unknown as z.ZodMiniType<InboxRecord>

@@ -1,4 +1,5 @@
 import type { InboxRecord, Outcome } from '../contracts/inbox.js'
+import { safeParse } from '../messages/safeParse.js'
 import { inboxRecordSchema } from './inboxRecordSchema.js'
 import type { LineCheck } from './readLog.js'
 
@@ -39,7 +40,7 @@ const describe = (value: unknown): string => {
 
 /** Checks one line of a journal as it is read back. */
 export const checkRecordLine: LineCheck<InboxRecord> = (value) => {
-  const result = inboxRecordSchema.safeParse(value)
+  const result = safeParse(inboxRecordSchema, value)
   if (result.success) return { value: value as InboxRecord }
   const issue = result.error.issues[0]
   const where = issue?.path.length ? `${issue.path.join('.')}: ` : ''

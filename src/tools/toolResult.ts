@@ -1,8 +1,9 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { ContentBlock, ToolResultBlock } from '../contracts/messages.js'
 import { errorResult } from '../messages/errorResult.js'
 import { errorText } from '../messages/errorText.js'
 import { DEFAULT_MAX_BLOCK_BYTES, oversizeIssues } from '../messages/mediaBlocks.js'
+import { safeParse } from '../messages/safeParse.js'
 import { contentBlockSchema } from '../messages/schemas.js'
 import { jsonSnapshot } from '../messages/snapshot.js'
 import { toInputIssues } from '../messages/toInputIssues.js'
@@ -11,7 +12,7 @@ export { errorResult }
 
 const toolResultShape = z.object({
   content: z.union([z.string(), z.array(contentBlockSchema)]),
-  isError: z.boolean().optional(),
+  isError: z.optional(z.boolean()),
 })
 
 const blocksSchema = z.array(contentBlockSchema)
@@ -59,9 +60,9 @@ export const toResultBlock = (
       `The tool returned a value that is not JSON: ${issue?.message}`,
     )
   }
-  const shaped = toolResultShape.safeParse(snapshot.value)
+  const shaped = safeParse(toolResultShape, snapshot.value)
   if (!shaped.success && claimsMedia(snapshot.value)) {
-    const blocks = blocksSchema.safeParse(snapshot.value.content)
+    const blocks = safeParse(blocksSchema, snapshot.value.content)
     const issue = blocks.success
       ? undefined
       : toInputIssues(blocks.error, ['result', 'content'], snapshot.value.content)[0]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import {
   cancelOptionsSchema,
   contentBlockSchema,
@@ -9,7 +9,7 @@ import {
 
 // The schemas also hold on their own (for data that did not come through `jsonSnapshot`).
 describe('schemas', () => {
-  it.each<[string, z.ZodType<unknown>, unknown]>([
+  it.each<[string, z.ZodMiniType<unknown>, unknown]>([
     ['a custom kind with a BigInt field', messageSourceSchema, { kind: 'x', n: 1n }],
     ['a known kind with a Date field', messageSourceSchema, { kind: 'user', at: new Date() }],
     [
@@ -33,7 +33,7 @@ describe('schemas', () => {
     expect(schema.safeParse(value).success).toBe(false)
   })
 
-  it.each<[string, z.ZodType<unknown>, unknown]>([
+  it.each<[string, z.ZodMiniType<unknown>, unknown]>([
     ['a custom kind', messageSourceSchema, { kind: 'x', n: [1, { a: null }] }],
     [
       'a nested tool result',

@@ -1,5 +1,6 @@
 import type { SessionEvent } from '../../contracts/events.js'
 import type { InboxRecord } from '../../contracts/inbox.js'
+import { safeParse } from '../../messages/safeParse.js'
 import { sendOptionsSchema } from '../../messages/schemas.js'
 import { checkRecordLine } from '../../session/journalLine.js'
 import { deliveredIds } from '../../session/replayJournal.js'
@@ -84,7 +85,7 @@ export const pendingRemoteSends = (
 export const checkRemoteSend = (sessionId: string, row: JournalRow): RemoteSendRecord => {
   const value = row.record as { op?: unknown; message?: unknown; options?: unknown } | null
   const message = checkRecordLine({ op: 'add', message: value?.message, placement: 'queued' }, 0)
-  const options = sendOptionsSchema.safeParse(value?.options)
+  const options = safeParse(sendOptionsSchema, value?.options)
   if ('value' in message && options.success && Object.keys(value ?? {}).length === 3)
     return value as RemoteSendRecord
   throw invalidRow(sessionId, row, 'send', 'problem' in message ? message.problem : 'invalid send options')
