@@ -59,14 +59,14 @@ const answer = (text: string): ModelEvent[] => [
 
 beforeAll(async () => {
   // A wedged child is killed at its deadline, and its run says so.
-  program = await bundleChild('crashCompactionChild', { deadlineMs: 30_000 })
+  program = await bundleChild('crashCompactionChild', { deadlineMs: 90_000 })
   let n = 0
   const agent = createAgent({ model: () => answer(`answer ${++n}`), store: fileStore(prepared) })
   for (let t = 1; t <= TURNS; t++) agent.followup(`question ${t}`)
   await agent.whenIdle()
   await agent.dispose()
   before = agent.session.events
-}, 30_000)
+}, 120_000)
 afterAll(() => {
   program.remove()
   rmSync(root, { recursive: true, force: true })

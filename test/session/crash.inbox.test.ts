@@ -22,8 +22,8 @@ const root = mkdtempSync(join(tmpdir(), 'steerable-crash-inbox-'))
 let program: ChildProgram
 beforeAll(async () => {
   // A child that wedges is killed at its deadline: its run then has no kill plan's signal to show.
-  program = await bundleChild('crashInboxChild', { deadlineMs: 15_000 })
-}, 30_000)
+  program = await bundleChild('crashInboxChild', { deadlineMs: 90_000 })
+}, 120_000)
 afterAll(() => {
   program.remove()
   rmSync(root, { recursive: true, force: true })

@@ -30,8 +30,8 @@ let dir: string
 let count = 0
 
 beforeAll(async () => {
-  program = await bundleChild('lockChild', { deadlineMs: 30_000 })
-}, 30_000)
+  program = await bundleChild('lockChild', { deadlineMs: 90_000 })
+}, 120_000)
 afterAll(() => {
   program.remove()
   rmSync(root, { recursive: true, force: true })
@@ -89,7 +89,7 @@ describe('R35: one writer per file across processes', () => {
     expect(enters).toBe(wins.reduce((a, b) => a + b, 0))
     expect(enters).toBeGreaterThan(0)
     expectLogOf(log, enters)
-  }, 30_000)
+  }, 180_000)
 
   it('R35: six processes racing for a killed holder’s stale lock: exactly one wins each round', async () => {
     const { log, journal } = fresh()
@@ -128,7 +128,7 @@ describe('R35: one writer per file across processes', () => {
     const { enters, overlaps } = checkJournal(readFileSync(journal, 'utf8'))
     expect(overlaps).toEqual([])
     expectLogOf(log, enters)
-  }, 30_000)
+  }, 180_000)
 })
 
 describe('R35: a log the process may not write', () => {

@@ -19,13 +19,13 @@ import { mulberry32 } from '../support/mulberry32.js'
 import { completePausedSession } from '../support/pausedSession.js'
 
 /** A child that never pauses (or wedges) is killed here, and the run says so. */
-const CHILD_DEADLINE_MS = 30_000
+const CHILD_DEADLINE_MS = 90_000
 
 const root = mkdtempSync(join(tmpdir(), 'steerable-crash-pause-'))
 let program: ChildProgram
 beforeAll(async () => {
   program = await bundleChild('crashPauseChild', { deadlineMs: CHILD_DEADLINE_MS })
-}, 30_000)
+}, 120_000)
 afterAll(() => {
   program.remove()
   rmSync(root, { recursive: true, force: true })
