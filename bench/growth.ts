@@ -4,8 +4,8 @@
  *
  * - **handles**: one agent, 10,000 turns. Each turn is a followup whose step 1 calls a tool that
  *   needs approval (approved by an `approvals$` subscriber) and whose step 2 streams its answer;
- *   a budget pauses every turn before its first request (`raiseBudget` from an `events$`
- *   subscriber lets it go on); automatic compaction runs about every 50 turns. Per turn, fresh
+ *   a budget pauses the session every second turn (`raiseBudget` from an `events$` subscriber
+ *   lets it go on); automatic compaction runs about every 25 turns. Per turn, fresh
  *   subscriptions to `reply$(id)`, `outcome$(id)`, `text$`, `window$` and `approvals$` are made
  *   and end with the reply. Wall time per 1,000 turns, after a warm-up session of 1,000 turns in
  *   the same process: flat means no handle walks the history.
@@ -46,7 +46,7 @@ const model = (request: ModelRequest): ModelEvent[] => {
 }
 
 /** A session of `turns` turns, with every handle in use per turn; the time of each `block` turns. */
-const handlesChild = async (turns: number, block: number): Promise<number[]> => {
+const handlesChild = async (turns: number, block: number): Promise<{ blocks: number[]; counts: string }> => {
   const { steerable } = await import('./lib/built.js')
   const rm = steerable.defineTool({
     name: 'rm',
@@ -94,10 +94,12 @@ const handlesChild = async (turns: number, block: number): Promise<number[]> => 
       t0 = now
     }
   }
-  const compactions = agent.session.events.filter((e) => e.type === 'compaction').length
+  const count = (type: string) => agent.session.events.filter((e) => e.type === type).length
+  const compactions = count('compaction')
   if (compactions < turns / 100) throw new Error(`only ${compactions} compactions ran`)
+  const counts = `${count('approval/decision')} approvals, ${count('budget/pause')} budget pauses, ${compactions} compactions`
   await agent.dispose()
-  return perBlock
+  return { blocks: perBlock, counts }
 }
 
 const gcHeapMb = (): number => {
@@ -129,33 +131,40 @@ const args = childArgs()
 if (args?.[0] === 'handles') {
   // A session of 1,000 turns first, so the first measured block is not the JIT's warm-up.
   await handlesChild(1_000, 1_000)
-  childDone({ value: await handlesChild(TURNS, BLOCK) })
+  const { blocks, counts } = await handlesChild(TURNS, BLOCK)
+  childDone({ value: [...blocks, counts] })
 }
 if (args?.[0] === 'rollbacks') childDone({ value: await rollbackChild(true, [2_000, TURNS]) })
 if (args?.[0] === 'plain') childDone({ value: await rollbackChild(false, [2_000, TURNS / 2, TURNS]) })
 
 const started = Date.now()
 const script = fileURLToPath(import.meta.url)
-const run = (name: string): number[] => {
-  const r = inChild<{ value: number[] }>(script, [name], 1_800_000)
+const run = (name: string): (number | string)[] => {
+  const r = inChild<{ value: (number | string)[] }>(script, [name], 1_800_000)
   progress(`growth: ${name} done`)
   return r?.value ?? []
 }
 // BENCH_GROWTH_PARTS=rollbacks measures the heap only (to compare two builds).
 const parts = process.env.BENCH_GROWTH_PARTS?.split(',') ?? ['handles', 'rollbacks']
-const blocks = parts.includes('handles') ? run('handles') : []
-const rolled = parts.includes('rollbacks') ? run('rollbacks') : []
-const plain = parts.includes('rollbacks') ? run('plain') : []
+const handles = parts.includes('handles') ? run('handles') : []
+const blocks = handles.filter((v): v is number => typeof v === 'number')
+const counts = handles.find((v): v is string => typeof v === 'string') ?? '—'
+const rolled = (parts.includes('rollbacks') ? run('rollbacks') : []) as number[]
+const plain = (parts.includes('rollbacks') ? run('plain') : []) as number[]
 
 const ms = (v: number | undefined) => (v === undefined ? '—' : `${v.toFixed(0)} ms`)
 const mb = (v: number | undefined) => (v === undefined ? '—' : `${v.toFixed(1)} MB`)
 const times = (a: number | undefined, b: number | undefined) =>
   a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}×`
 const k = (n: number) => n.toLocaleString('en-US')
-const lines: (readonly [string, string, string])[] = [
+const handleLines: (readonly [string, string, string])[] = [
   ...blocks.map((v, i) => [`handles: turns ${k(i * BLOCK + 1)}–${k((i + 1) * BLOCK)}`, ms(v), ''] as const),
   [`handles: last ${k(BLOCK)} ÷ first ${k(BLOCK)}`, times(blocks.at(-1), blocks[0]), 'flat (≈1×)'],
   [`handles: slowest ${k(BLOCK)} ÷ fastest`, times(Math.max(...blocks), Math.min(...blocks)), ''],
+  ['handles: what the session did', counts, ''],
+]
+const lines: (readonly [string, string, string])[] = [
+  ...(blocks.length > 0 ? handleLines : []),
   [`heap after ${k(2_000)} turns, a rollback every second`, mb(rolled[0]), ''],
   [`heap after ${k(2_000)} turns, no rollback`, mb(plain[0]), ''],
   [`heap after ${k(TURNS)} turns, a rollback every second`, mb(rolled[1]), ''],
