@@ -280,7 +280,7 @@ describe('R82: reply$(id)', () => {
 })
 
 describe('R82: the reply and outcome of a live message read no history', () => {
-  it('R82: reply$, outcome and outcome$ of a waiting prompt, of the running prompt and of a steer read none of the earlier turns', async () => {
+  it('R82: reply$, outcome and outcome$ of a waiting prompt, of the running prompt, of a steer and of a send still in the trampoline read none of the earlier turns', async () => {
     const history = spiedHistory(300)
     const first = held('long')
     const agent = createAgent({
@@ -301,10 +301,23 @@ describe('R82: the reply and outcome of a live message read no history', () => {
     const queued = agent.followup('then this')
     replies.push(done(queued))
     outcomes.push(agent.outcome(queued))
+    // Sent from inside a delivery, so still in the trampoline when its reply is asked for.
+    const fromDelivery: AgentMessageId[] = []
+    agent.events$.subscribe((e) => {
+      if (e.type === 'agent/inbox/dequeue' && fromDelivery.length === 0) {
+        const id = agent.followup('sent from a subscriber')
+        fromDelivery.push(id)
+        replies.push(done(id))
+      }
+    })
     first.push({ type: 'finish', reason: 'stop' })
     first.end()
     await agent.whenIdle()
-    for (const { error } of await Promise.all(replies)) expect(error).toBeUndefined()
+    expect(fromDelivery).toHaveLength(1)
+    for (const { error, values } of await Promise.all(replies)) {
+      expect(error).toBeUndefined()
+      expect(values.at(-1)?.type).toBe('turn/end')
+    }
     expect((await Promise.all(outcomes)).map((o) => o.kind)).toEqual(Array(5).fill('delivered'))
     // The turns themselves read none of it either: what is counted is the handles' doing.
     expect(history.reads()).toBe(0)
