@@ -4,7 +4,7 @@
  *
  * - **handles**: one agent, 10,000 turns. Each turn is a followup whose step 1 calls a tool that
  *   needs approval (approved by an `approvals$` subscriber) and whose step 2 streams its answer;
- *   a budget pauses the session every second turn (`raiseBudget` from an `events$` subscriber
+ *   a budget pauses every turn (`raiseBudget` by two requests, from an `events$` subscriber,
  *   lets it go on); automatic compaction runs about every 25 turns. Per turn, fresh
  *   subscriptions to `reply$(id)`, `outcome$(id)`, `text$`, `window$` and `approvals$` are made
  *   and end with the reply. Wall time per 1,000 turns, after a warm-up session of 1,000 turns in
