@@ -3,7 +3,8 @@
  * one combined table of the headline figures (accept, turns, drain, memory, many idle agents,
  * streaming, opening a long session: steerable beside the
  * peer `@mariozechner/pi-agent-core` in both its queue modes and the hand-written floor, with
- * steerable's ratio to each, all measured in the same run), then the approvals, interrupting-steer, compaction, file-store and
+ * steerable's ratio to each, all measured in the same run), then the approvals, interrupting-steer, compaction, text-stream, growth (a long session with every
+ * handle, and rollbacks), file-store and
  * PostgreSQL benchmarks (the store, remote sends and steers into worker-driven sessions, failover, long
  * histories), each printing its own table.
  *
@@ -41,6 +42,7 @@ const scripts: readonly { readonly name: string; readonly rows: boolean }[] = [
   { name: 'interrupt', rows: false },
   { name: 'compaction', rows: false },
   { name: 'textStream', rows: false },
+  { name: 'growth', rows: false },
   { name: 'fileStore', rows: false },
   { name: 'postgresStore', rows: false },
   { name: 'postgresRemote', rows: false },

@@ -47,6 +47,8 @@ class Reply<A> {
   /** The `seq` of the last event emitted: live events at or before it were replayed. */
   #seq = 0
   #replaying = false
+  /** Subscribed inside a delivery, to an id not waiting in the state: judged after it. */
+  #deferred = false
 
   constructor(
     private readonly driver: Driver<A>,
@@ -59,8 +61,19 @@ class Reply<A> {
   open(): void {
     // A message that still waits, or the prompt being admitted, is not in the log yet: its reply
     // starts live, and the log need not be searched (a loop asking for each prompt's reply stays
-    // linear in the turns).
+    // linear in the turns). Inside a delivery the id may still wait in the trampoline: the log is
+    // searched, if need be, once what waits there has been reduced.
+    this.#deferred = false
     if (selectHolds(this.driver.getSnapshot(), this.id)) return
+    if (this.driver.delivering) {
+      this.#deferred = true
+      return
+    }
+    this.search()
+  }
+
+  /** The message is in the log (replayed from its start), or judged by its fate. */
+  private search(): void {
     const events = this.transcript.events
     const at = lastCarrying(events, this.id)
     if (at !== undefined) return this.replay(startAt(events, at, this.id))
@@ -82,12 +95,16 @@ class Reply<A> {
   /** After a delivery: a message that settled without entering a turn, or an unknown id, errors. */
   judge(): void {
     if (this.#turn !== undefined || this.subscriber.closed) return
+    if (this.#deferred) {
+      if (!this.driver.delivering) this.open()
+      return
+    }
     const { outcomes } = this.driver
     const settled = outcomes.settledAs(this.id)
     if (settled !== undefined && settled.kind !== 'delivered')
       return this.subscriber.error(new MessageNotDeliveredError(CALL, this.id, settled))
     if (settled !== undefined) return this.subscriber.complete()
-    if (!outcomes.knows(this.id) && !this.driver.delivering)
+    if (!this.driver.delivering && !outcomes.knows(this.id))
       this.subscriber.error(
         unknownId(
           'unknown id: this agent never returned it, and neither its transcript nor its journal holds it',
@@ -95,7 +112,9 @@ class Reply<A> {
       )
   }
 
+  /** The agent ended: what the log holds of a reply not searched yet is replayed first. */
   end(): void {
+    if (this.#deferred && this.#turn === undefined) this.search()
     this.subscriber.complete()
   }
 

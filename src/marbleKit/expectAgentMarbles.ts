@@ -27,7 +27,8 @@ const LANES: readonly MarbleLane[] = ['events', 'transcript', 'timeline']
 /**
  * Expects the events of an agent made by `createTestAgent` to be the diagrams of `expected`.
  * Call it inside `scheduler.run(…)` (an rxjs-marbles `marbles(m => …)` runs there); the check
- * waits until the scheduler has nothing left to run, then compares frame by frame. A difference
+ * waits until the scheduler has nothing left to run, then compares value by value, at the frames
+ * the actual diagram draws them (what `agentMarbles` drew for the same run passes). A difference
  * fails the run with an `Error` that prints both diagrams side by side with their legends,
  * expected on the left, and names the first value that differs. It needs no test framework.
  *
@@ -108,7 +109,13 @@ const whenAllRan = (scheduler: TestScheduler, check: () => string[]) => {
   entry.step = scheduler.schedule(step, 0)
 }
 
-/** `undefined` when the lane went as expected, else what to print. */
+/**
+ * `undefined` when the lane went as expected, else what to print. Frames are compared as the
+ * actual diagram draws them: a group `(abc)` takes one frame per character, so a value that came
+ * sooner after it is drawn later, and an expected diagram (which is marble syntax too) can only
+ * say where it is drawn. So what `agentMarbles` drew for a run passes as the expected diagram of
+ * the same run, and a value drawn elsewhere still fails.
+ */
 const compare = (
   agent: Agent,
   expected: ExpectedAgentMarbles,
@@ -118,32 +125,33 @@ const compare = (
 ): string | undefined => {
   const record = laneOf(shownRecord(agent, expected, CALL), lane)
   const start = record.startedAt ?? 0
-  const actual = record.entries.map((e) => ({
+  const values = expected.values ?? {}
+  const drawn = relettered(toMarbles(record, { time: 'frames' }), values)
+  const redrawn = parseDiagram(drawn.diagram)
+  const came = record.entries.map((e) => ({
     frame: (e.t ?? 0) - start,
     label: e.stream === 'journal' ? e.event.op : label(e.event),
   }))
-  const values = expected.values ?? {}
+  const actual = came.map((value, i) => ({ frame: redrawn[i]?.frame ?? value.frame, label: value.label }))
   const wanted = parsed.map((v) => ({ frame: v.frame, label: meaning(values, v.letter) }))
   const same =
     wanted.length === actual.length &&
     wanted.every((w, i) => w.frame === actual[i]?.frame && w.label === actual[i]?.label)
   if (same) return undefined
-  const drawn = relettered(toMarbles(record, { time: 'frames' }), values)
-  const redrawn = parseDiagram(drawn.diagram)
   return (
     `the agent's ${lane} lane is not the expected one (first difference: ${firstDifference(wanted, actual)})\n` +
     sideBySide(
       { diagram, values, parsed },
       { diagram: drawn.diagram, values: drawn.values, parsed: redrawn },
     ) +
-    notDrawable(actual, redrawn)
+    notDrawable(came, redrawn)
   )
 }
 
 /**
  * A group `(abc)` takes one frame per character, so a value that came sooner after it than that
- * cannot be drawn where it was: the diagram shows it later. Said, so that an actual diagram that
- * reads like the expected one is not a riddle; the frames of the first difference are exact.
+ * cannot be drawn where it was: the diagram shows it later. Said, so that a reader who counts the
+ * frames of the run is not puzzled by the frames of the drawing, which are the ones compared.
  */
 const notDrawable = (actual: readonly { frame: number; label: string }[], drawn: readonly DiagramValue[]) => {
   const i = actual.findIndex((value, k) => value.frame !== drawn[k]?.frame)

@@ -94,8 +94,12 @@ export class Outcomes {
       const messageId = id as AgentMessageId
       const known = this.#settled?.get(messageId)
       if (known) return resolve(known)
-      const index = this.indexOf(messageId)
-      if (index === undefined && !selectHolds(this.#inbox.getSnapshot(), messageId)) {
+      // A message that still waits is not in the transcript yet: its fate comes with a later
+      // event, and the history need not be searched (a loop asking for each prompt's outcome
+      // stays linear in the turns).
+      const waits = selectHolds(this.#inbox.getSnapshot(), messageId)
+      const index = waits ? undefined : this.indexOf(messageId)
+      if (index === undefined && !waits) {
         const message =
           'unknown id: this agent never returned it, and neither its transcript nor its journal holds it'
         return reject(new InvalidInputError('outcome()', [{ path: ['id'], message }]))

@@ -7,8 +7,19 @@ type Entry = { readonly seq: number; readonly message: Message; readonly summary
 
 /** What a compaction keeping the last turns would replace (R74): the messages before the tail. */
 export type CompactionPlan = { readonly keptFromSeq: number; readonly messages: readonly Message[] }
-/** The messages from `fromSeq` on: appended to until a compaction or a rollback replaces them. */
-type Version = { readonly fromSeq: number; readonly entries: Entry[] }
+/** A list of messages: appended to until a compaction replaces it or a rollback cuts it back. */
+type Version = { readonly entries: Entry[] }
+/**
+ * A turn of the timeline, and where its end left the messages: the first `count` entries of
+ * `version` (which only grows while it is current), whose size was `chars`.
+ */
+type TurnEnd = {
+  readonly turn: number
+  readonly endSeq: number
+  readonly version: Version
+  readonly count: number
+  readonly chars: number
+}
 
 /** What one event did to the projection. */
 export type Projected = 'appended' | 'replaced' | undefined
@@ -17,17 +28,19 @@ export type Projected = 'appended' | 'replaced' | undefined
  * `session.messages()` as a fold over the log (R38, R74, R77), kept as events are appended, so a
  * request never re-walks the history.
  *
- * A `compaction` replaces the messages before `keptFromSeq` with its summary. A `rollback` makes
- * the messages what they were when turn `toTurn` ended. Each replacement starts a new version and
- * the old one is kept, so a rollback past a compaction finds the messages as they were then: the
- * version in force when that turn ended, cut at its `turn/end`. Turn numbers never repeat, so a
- * turn's end names one moment of the log.
+ * A `compaction` replaces the messages before `keptFromSeq` with its summary, in a new list. A
+ * `rollback` makes the messages what they were when turn `toTurn` ended. Each turn of the timeline
+ * remembers the list in force at its end and how long it was then, so a rollback past a
+ * compaction finds the messages as they were then. A rollback cuts that list back in place
+ * instead of copying it: the turns that still point to it all ended at or before the cut, and the
+ * turns after it leave the timeline, so nothing can ask for what was cut. The projection so holds
+ * one list per compaction still named by a turn, never one per rollback
+ * (docs/performance.md#rollback-cuts-in-place).
  */
 export class MessageProjection {
-  private current: Version = { fromSeq: 0, entries: [] }
-  private readonly earlier: Version[] = []
-  /** The `turn/end` seq of each turn in the timeline now, in order (a rollback drops some). */
-  private turns: { readonly turn: number; readonly endSeq: number }[] = []
+  private current: Version = { entries: [] }
+  /** The turns in `session.messages()` now, in order (a rollback drops some). */
+  private turns: TurnEnd[] = []
   private chars = 0
 
   /** The messages, in order (the live list: copy it before handing it out). */
@@ -67,11 +80,14 @@ export class MessageProjection {
 
   see(event: SessionEvent): Projected {
     switch (event.type) {
-      case 'turn/end':
-        this.turns.push({ turn: event.data.turn, endSeq: event.seq })
+      case 'turn/end': {
+        const version = this.current
+        const count = version.entries.length
+        this.turns.push({ turn: event.data.turn, endSeq: event.seq, version, count, chars: this.chars })
         return undefined
+      }
       case 'compaction':
-        return this.replace(event.seq, [
+        return this.replace([
           {
             seq: event.seq,
             message: Object.freeze({ role: 'user', content: event.data.summary }),
@@ -80,7 +96,7 @@ export class MessageProjection {
           ...this.current.entries.filter((e) => !e.summary && e.seq >= event.data.keptFromSeq),
         ])
       case 'rollback':
-        return this.rollback(event.seq, event.data.toTurn)
+        return this.rollback(event.data.toTurn)
       default: {
         const message = projectEvent(event)
         if (!message) return undefined
@@ -91,33 +107,26 @@ export class MessageProjection {
     }
   }
 
-  private rollback(seq: number, toTurn: number): Projected {
+  private rollback(toTurn: number): Projected {
     const kept = toTurn === 0 ? -1 : this.turns.findIndex((t) => t.turn === toTurn)
     // A rollback the agent refused is never written; one read from a log that names a turn not in
     // the timeline (edited by hand) changes nothing rather than guessing.
     if (toTurn !== 0 && kept < 0) return undefined
-    const endSeq = kept < 0 ? 0 : (this.turns[kept]?.endSeq ?? 0)
-    this.turns = this.turns.slice(0, kept + 1)
-    const then = this.versionAt(endSeq)
-    return this.replace(
-      seq,
-      then.entries.filter((e) => e.seq <= endSeq),
-    )
-  }
-
-  /** The version in force at `seq`: the last one that began at or before it. */
-  private versionAt(seq: number): Version {
-    if (this.current.fromSeq <= seq) return this.current
-    for (let i = this.earlier.length - 1; i >= 0; i--) {
-      const version = this.earlier[i] as Version
-      if (version.fromSeq <= seq) return version
+    const then = this.turns[kept]
+    this.turns.length = kept + 1
+    if (then === undefined) {
+      this.current = { entries: [] }
+      this.chars = 0
+    } else {
+      then.version.entries.length = then.count
+      this.current = then.version
+      this.chars = then.chars
     }
-    return { fromSeq: 0, entries: [] }
+    return 'replaced'
   }
 
-  private replace(seq: number, entries: Entry[]): Projected {
-    this.earlier.push(this.current)
-    this.current = { fromSeq: seq, entries }
+  private replace(entries: Entry[]): Projected {
+    this.current = { entries }
     this.chars = entries.reduce((n, e) => n + messageChars(e.message), 0)
     return 'replaced'
   }

@@ -45,8 +45,9 @@ export class HistoryFacts {
 
   /** What `event` did, when it is one of `HISTORY_EVENTS`; every event must be passed, in order. */
   see(event: SessionEvent): HistoryFact | undefined {
-    // A replacement starts a new list and keeps the old one as it was: `before` stays intact.
-    const before = this.projection.entries
+    // A compaction starts a new list and leaves the old one as it was; a rollback cuts a list back
+    // in place, so what it held before is copied first.
+    const before = event.type === 'rollback' ? this.projection.entries.slice() : this.projection.entries
     const turns = this.projection.timelineTurns
     const did = this.projection.see(event)
     const copied = this.events++

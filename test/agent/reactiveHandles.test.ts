@@ -17,6 +17,7 @@ import {
 } from '../../src/index.js'
 import { label, scriptedModel } from '../../src/testing.js'
 import { deferred, gate, setup } from '../support/agents.js'
+import { spiedHistory } from '../support/spiedHistory.js'
 import { noArgs } from '../support/tools.js'
 
 /** Every value (or the error) of a stream that ends; labels for events. */
@@ -275,6 +276,51 @@ describe('R82: reply$(id)', () => {
     expect(agent.inbox).toBe(before.inbox)
     expect(rec.log).toEqual(before.log)
     expect(agent.status).toBe('idle')
+  })
+})
+
+describe('R82: the reply and outcome of a live message read no history', () => {
+  it('R82: reply$, outcome and outcome$ of a waiting prompt, of the running prompt, of a steer and of a send still in the trampoline read none of the earlier turns', async () => {
+    const history = spiedHistory(300)
+    const first = held('long')
+    const agent = createAgent({
+      model: scriptedModel([first.reply, 'steered', 'next']),
+      store: history.store,
+    })
+    const done = (id: AgentMessageId) => settle(agent.reply$(id))
+    history.reset()
+    const prompt = agent.followup('go')
+    const replies = [done(prompt)]
+    const outcomes = [agent.outcome(prompt), firstValueFrom(agent.outcome$(prompt))]
+    await first.called
+    // The prompt of the running turn, and a steer into it.
+    replies.push(done(prompt))
+    const steer = agent.steer('shorter')
+    replies.push(done(steer))
+    outcomes.push(agent.outcome(steer), firstValueFrom(agent.outcome$(steer)))
+    const queued = agent.followup('then this')
+    replies.push(done(queued))
+    outcomes.push(agent.outcome(queued))
+    // Sent from inside a delivery, so still in the trampoline when its reply is asked for.
+    const fromDelivery: AgentMessageId[] = []
+    agent.events$.subscribe((e) => {
+      if (e.type === 'agent/inbox/dequeue' && fromDelivery.length === 0) {
+        const id = agent.followup('sent from a subscriber')
+        fromDelivery.push(id)
+        replies.push(done(id))
+      }
+    })
+    first.push({ type: 'finish', reason: 'stop' })
+    first.end()
+    await agent.whenIdle()
+    expect(fromDelivery).toHaveLength(1)
+    for (const { error, values } of await Promise.all(replies)) {
+      expect(error).toBeUndefined()
+      expect(values.at(-1)?.type).toBe('turn/end')
+    }
+    expect((await Promise.all(outcomes)).map((o) => o.kind)).toEqual(Array(5).fill('delivered'))
+    // The turns themselves read none of it either: what is counted is the handles' doing.
+    expect(history.reads()).toBe(0)
   })
 })
 

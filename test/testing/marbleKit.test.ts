@@ -133,15 +133,46 @@ describe('steerable/testing: marble specs of a whole agent', () => {
     const { message } = failureOf(() =>
       scheduler.run(({ hot }) => {
         const agent = createTestAgent({ script: SCRIPT, scheduler })
-        // The steer at frame 3, inside the frames the group (erd) at frame 1 takes.
+        // The steer at frame 3, inside the frames the group (erd) at frame 1 takes: drawn at 6.
         hot('-f-s', { f: () => agent.followup('go'), s: () => agent.steer('be brief') }).subscribe((send) =>
           send(),
         )
-        expectAgentMarbles(agent, { events: '-(erd)E', values: VALUES })
+        expectAgentMarbles(agent, { events: '-(erd)-E', values: VALUES })
       }),
     )
     expect(message).toContain(
+      'first difference: value 4: expected enqueue(be brief,steering) at frame 7, got enqueue(be brief,steering) at frame 6',
+    )
+    expect(message).toContain(
       'note: enqueue(be brief,steering) came at frame 3, which marble syntax cannot draw after the group before it',
+    )
+  })
+
+  it('R83: what agentMarbles drew for a run passes for the same run, where a value came inside the frames of the group before it', () => {
+    // A consumer's spec: the followup at frame 1, the steer at frame 7, inside the eight frames
+    // the timeline's group (erdtup) takes from frame 1: the diagram draws the steer at frame 9.
+    const run = (expected?: ExpectedAgentMarbles): Agent => {
+      const scheduler = new TestScheduler(() => {})
+      let agent: Agent | undefined
+      scheduler.run(({ hot }) => {
+        const made = createTestAgent({ script: SCRIPT, scheduler })
+        agent = made
+        hot('-f-----s', { f: () => made.followup('go'), s: () => made.steer('be brief') }).subscribe((send) =>
+          send(),
+        )
+        if (expected) expectAgentMarbles(made, expected)
+      })
+      return agent as Agent
+    }
+    const drawn = agentMarbles(run())
+    expect(drawn.timeline).toBe('-(erdtus)E-(aDSbc)---(AfTgi)')
+    const { events, transcript, timeline, values } = drawn
+    expect(() => run({ events, transcript, timeline, values })).not.toThrow()
+    // The same diagram with the steer one frame later is still wrong.
+    const late = timeline.replace(')E-(', ')-E(')
+    expect(late).not.toBe(timeline)
+    expect(() => run({ timeline: late, values })).toThrow(
+      /timeline lane is not the expected one \(first difference: value 7: expected enqueue\(be brief,steering\) at frame 10, got enqueue\(be brief,steering\) at frame 9\)/,
     )
   })
 
