@@ -105,8 +105,7 @@ export class AgentFacade implements Agent {
   }
 
   run(input: SendInput, options?: FollowupOptions): Promise<RunResult> {
-    const id = sendChecked(this.#driver, this.#parts, input, options, FOLLOWUP, 'run()')
-    return runResult(id, this.#view.reply$(id))
+    return runResult(sendChecked(this.#driver, this.#parts, input, options, FOLLOWUP, 'run()'), this.#view)
   }
 
   steer(input: SendInput, options?: SteerOptions): AgentMessageId {

@@ -17,18 +17,21 @@ const textOf = (content: readonly ContentBlock[]): string | undefined => {
 }
 
 /**
- * `agent.run(x)` (R115): the Promise of the turn message `id` opened, read from `reply$(id)`
+ * `agent.run(x)` (R115): the Promise of the turn message `id` opened, read from `views.reply$(id)`
  * (which replays, so nothing is missed): its last assistant text and its usage when it ends
  * `completed`; a `TurnFailedError` when it ends otherwise, or when the message never entered a
  * turn (the `MessageNotDeliveredError` of `reply$`, as its outcome).
  */
-export const runResult = (id: AgentMessageId, replies: Observable<SessionEvent>): Promise<RunResult> =>
+export const runResult = (
+  id: AgentMessageId,
+  views: { reply$(id: AgentMessageId): Observable<SessionEvent> },
+): Promise<RunResult> =>
   new Promise<RunResult>((resolve, reject) => {
     let usage: SessionUsage = NO_USAGE
     let text = ''
     let turn: number | undefined
     let reason: TurnEndReason | undefined
-    replies.subscribe({
+    views.reply$(id).subscribe({
       next: (event) => {
         usage = foldUsage(usage, event)
         if (event.type === 'turn/start') turn = event.data.turn
