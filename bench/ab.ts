@@ -11,6 +11,7 @@
 import { resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
+import { Observable } from 'rxjs'
 
 type Lib = {
   createAgent: (options: object) => {
@@ -41,15 +42,14 @@ const heldModel = () => {
   const model = () => {
     if (!first) return DONE
     first = false
-    return {
-      subscribe: (o: { next(v: unknown): void; complete(): void }) => {
-        release = () => {
-          for (const e of DONE) o.next(e)
-          o.complete()
-        }
-        return { unsubscribe: () => {} }
-      },
-    }
+    // An Observable (a bare `{subscribe}` is no stream to rxjs's `from`: the turn would fail at
+    // once, and the sends would be measured into an idle agent instead of a held turn).
+    return new Observable<unknown>((o) => {
+      release = () => {
+        for (const e of DONE) o.next(e)
+        o.complete()
+      }
+    })
   }
   return { model, release: () => release() }
 }
