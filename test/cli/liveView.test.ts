@@ -1,0 +1,80 @@
+/**
+ * What `steerable attach` prints in a terminal (`liveView`), fed the owner's live events and the
+ * committed transcript in the orders they can arrive in from PostgreSQL: a notification and a
+ * read of the log race, so the answer's last deltas can come after its `assistant/message`, and
+ * its first ones before the prompt it answers.
+ */
+import { describe, expect, it } from 'vitest'
+import { PLAIN } from '../../src/cli/format.js'
+import { liveView } from '../../src/cli/liveView.js'
+import type { SessionEvent } from '../../src/index.js'
+import type { RemoteAgentEvent } from '../../src/postgres.js'
+
+const view = () => {
+  let out = ''
+  const write = (s: string) => {
+    out += s
+    return true
+  }
+  const sink = { write } as unknown as NodeJS.WritableStream
+  const v = liveView(sink, PLAIN, { stream: true, events: false })
+  return { v, lines: () => out.split('\n') }
+}
+let seq = 0
+const durable = (type: string, data: object) => ({ seq: ++seq, type, data }) as unknown as SessionEvent
+const delta = (text: string, step = 1) =>
+  ({ type: 'agent/stream/delta', agentId: 'a', turn: 1, step, kind: 'text', text }) as RemoteAgentEvent
+const prompt = durable('user/message', {
+  content: [{ type: 'text', text: 'hello' }],
+  source: { kind: 'user' },
+  id: 'm1',
+})
+const start = durable('turn/start', { turn: 1, trigger: { kind: 'message', id: 'm1' } })
+const step = (n: number) => durable('step/start', { turn: 1, step: n })
+const answer = (text: string, more: object = {}) =>
+  durable('assistant/message', { turn: 1, step: 1, content: [{ type: 'text', text }], ...more })
+
+describe('attach in a terminal shows what the owner shows, in order, to the last word', () => {
+  it('R56: deltas that arrive after the answer committed: the line still ends with its last word', () => {
+    const { v, lines } = view()
+    for (const e of [prompt, start, step(1)]) v.durable(e)
+    v.live(delta('Hello. '))
+    v.live(delta('Anything'))
+    v.durable(answer('Hello. Anything else?'))
+    v.live(delta(' else?'))
+    v.durable(durable('step/end', { turn: 1, step: 1 }))
+    expect(lines()).toEqual(['you › hello', 'assistant › Hello. Anything else?', ''])
+  })
+
+  it('R56: deltas that arrive before the prompt is read from the log stream after it', () => {
+    const { v, lines } = view()
+    v.live(delta('Hi '))
+    v.live(delta('there'))
+    for (const e of [prompt, start, step(1)]) v.durable(e)
+    v.live(delta('.'))
+    v.durable(answer('Hi there.'))
+    expect(lines()).toEqual(['you › hello', 'assistant › Hi there.', ''])
+  })
+
+  it('R56: a streamed line that another line broke is printed whole when the answer commits', () => {
+    const { v, lines } = view()
+    for (const e of [prompt, start, step(1)]) v.durable(e)
+    v.live(delta('Half'))
+    v.print('✓ steered into 1.2 · be brief')
+    v.live(delta(' and half'))
+    v.durable(answer('Half and half'))
+    expect(lines().at(-2)).toBe('assistant › Half and half')
+  })
+
+  it('R68: an answer a steer cut is marked cut; one a cancel cut keeps its streamed text, marked', () => {
+    const { v, lines } = view()
+    for (const e of [prompt, start, step(1)]) v.durable(e)
+    v.live(delta('Once upon'))
+    v.durable(answer('Once upon', { interrupted: true }))
+    expect(lines().at(-2)).toBe('assistant › Once upon… [cut]')
+    v.durable(step(2))
+    v.live(delta('A time', 2))
+    v.durable(durable('turn/end', { turn: 1, reason: { kind: 'aborted' } }))
+    expect(lines().slice(-3)).toEqual(['assistant › A time… [cut]', '(turn 1 aborted)', ''])
+  })
+})
