@@ -36,7 +36,8 @@ afterAll(async () => {
 
 const attach = (session: string): Child & { type(text: string): void } => {
   const env = { ...process.env, DATABASE_URL: '', OPENAI_BASE_URL: '', OPENAI_API_KEY: '' }
-  const child = startChild(process.execPath, [cli, 'attach', session, '--database-url', db.url], {
+  // --new: the worker drives the session once the attached terminal's first send creates it.
+  const child = startChild(process.execPath, [cli, 'attach', session, '--new', '--database-url', db.url], {
     deadlineMs: 180_000,
     env,
   })
