@@ -10,7 +10,7 @@ import { COLORS, PLAIN } from './format.js'
 import { oneLine } from './inboxList.js'
 import { liveView } from './liveView.js'
 import { loadPg, pgMissing, poolFor } from './loadPg.js'
-import { receiptLine } from './receipts.js'
+import { SteerReaders } from './receipts.js'
 
 export const ATTACH_USAGE = `Usage: steerable attach NAME [--database-url URL] [--new]
 
@@ -137,8 +137,13 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
     events: values.events === true,
   })
   const input = createInterface({ input: io.stdin, terminal: false })
+  // A steer's receipt names the step that reads it, as the transcript shows it.
+  const readers = new SteerReaders()
   const following = session.transcript$.subscribe({
-    next: (event) => view.durable(event),
+    next: (event) => {
+      readers.see(event)
+      view.durable(event)
+    },
     error: (error: unknown) => {
       io.stderr.write(`steerable attach: ${errorText(error)}\n`)
       code = 1
@@ -157,7 +162,7 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
       sent.then(
         (id) =>
           void session.outcome(id).then(
-            (outcome) => done(receiptLine(outcome)),
+            (outcome) => void readers.receipt(outcome).then(done),
             () => undefined, // Only once the client is closed: nothing to say then.
           ),
         (error: unknown) => {
