@@ -3,6 +3,7 @@ import type { RemoteAgentEvent } from '../postgres.js'
 import { approvalLine } from './attachApprovals.js'
 import { toolStartLine } from './attachToolCalls.js'
 import { cut, formatDurable, formatLive, type Style } from './format.js'
+import { LiveRegion } from './liveRegion.js'
 
 /** What `steerable attach` shows of a session: its transcript, and its owner's live events. */
 export type LiveView = {
@@ -15,86 +16,53 @@ export type LiveView = {
  * Lines for a session followed from another process. The transcript is printed as it commits
  * (approval requests and decisions included, R67); the owner's status changes are printed as
  * they happen (`· running`, `· paused`, `· idle`), and so is each tool call it starts, with the id
- * `/cancel-tool` takes (R72); with `stream` (a terminal), its text is written as it streams.
- * `events` prints every live event, as the app's `--events` does.
+ * `/cancel-tool` takes (R72). `events` prints every live event, as the app's `--events` does.
  *
- * Live events and the transcript come by different ways (a notification, a read of the log), so
- * either can be first. What is shown keeps the transcript's order and its words: a step's text
- * streams only once its `step/start` is shown (what it reads, a prompt or a steer, is above it);
- * when the step's `assistant/message` commits, the streamed line gets whatever did not stream
- * yet, or, if it was broken by another line or differs, the whole answer is printed again as the
- * owner prints it. A step that ends without an answer (a cancel cut it) has its line marked cut.
+ * With `stream` (a terminal) the text the owner streams is shown as the owner's terminal shows
+ * it: below what was printed, redrawn in place, so that lines committed meanwhile (the prompt it
+ * answers: the owner commits at each step's end, after its text streamed) go above it, in the
+ * transcript's order. When the step's `assistant/message` commits, the streamed text gives way
+ * to the answer as committed, to its last word (deltas can arrive after it). A step that ends
+ * without an answer (a cancel cut it) keeps what streamed, marked cut.
  */
 export const liveView = (
   out: NodeJS.WritableStream,
   style: Style,
   options: { readonly stream: boolean; readonly events: boolean },
 ): LiveView => {
-  /** The step whose streamed line is open (its newline not written yet), and what it shows. */
-  let open: { key: string; text: string } | undefined
-  /** Text that streamed for a step before its `step/start` was shown. */
-  const early = new Map<string, string>()
-  const started = new Set<string>()
-  const streamed = new Set<string>()
+  const region = new LiveRegion(out as NodeJS.WriteStream)
+  /** The step whose text streams now (not committed yet), and that text. */
+  let streaming: { key: string; text: string } | undefined
   const committed = new Set<string>()
-  const end = () => {
-    if (open) out.write('\n')
-    open = undefined
-  }
-  const print = (line: string) => {
-    end()
-    out.write(`${line}\n`)
-  }
-  const stream = (key: string, text: string) => {
-    if (open?.key !== key) {
-      end()
-      out.write(`${style.cyan('assistant ›')} `)
-      open = { key, text: '' }
-    }
-    streamed.add(key)
-    open.text += text
-    out.write(text)
-  }
-  /** The step's answer committed: finish its streamed line, or print it whole. */
-  const answered = (event: SessionEvent & { type: 'assistant/message' }, key: string) => {
-    const text = event.data.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
-    if (open?.key === key && text.startsWith(open.text)) {
-      out.write(`${text.slice(open.text.length).trimEnd()}${event.data.interrupted ? cut(style) : ''}`)
-      return end()
-    }
-    const line = formatDurable(event, style)
+  const draw = () =>
+    region.render(streaming ? [`${style.cyan('assistant ›')} ${streaming.text.trimStart()}`] : [])
+  const print = (line: string) => region.print(line)
+  /** The streamed text leaves the live line: as the committed answer, or marked cut. */
+  const settle = (line: string | undefined) => {
+    streaming = undefined
+    draw()
     if (line !== undefined) print(line)
   }
   return {
     print,
     durable: (event) => {
       const key = 'step' in event.data ? `${event.data.turn}.${event.data.step}` : undefined
-      if (event.type === 'assistant/message' && key) {
-        committed.add(key)
-        early.delete(key)
-        if (streamed.has(key)) return answered(event, key)
-      }
-      // A step that ends with no answer written was cut (a cancel): its streamed text stays, marked.
-      const unanswered = open !== undefined && !committed.has(open.key)
-      if (unanswered && (event.type === 'step/end' || event.type === 'turn/end')) {
-        out.write(cut(style))
-        end()
-      }
+      if (event.type === 'assistant/message' && key) committed.add(key)
       const line = approvalLine(event, style) ?? formatDurable(event, style)
+      if (event.type === 'assistant/message' && streaming?.key === key) return settle(line)
+      // A step that ends with no answer written was cut (a cancel): its streamed text stays, marked.
+      const ended = event.type === 'step/end' || event.type === 'turn/end'
+      if (ended && streaming && (event.type === 'turn/end' || streaming.key === key))
+        settle(`${style.cyan('assistant ›')} ${streaming.text.trim()}${cut(style)}`)
       if (line !== undefined) print(line)
-      if (event.type === 'step/start' && key) {
-        started.add(key)
-        const text = early.get(key)
-        early.delete(key)
-        if (text) stream(key, text)
-      }
     },
     live: (event) => {
       if (event.type === 'agent/stream/delta') {
         const key = `${event.turn}.${event.step}`
         if (!options.stream || event.kind !== 'text' || committed.has(key)) return
-        if (started.has(key)) stream(key, event.text)
-        else early.set(key, (early.get(key) ?? '') + event.text)
+        if (streaming?.key !== key) streaming = { key, text: '' }
+        streaming.text += event.text
+        draw()
       } else if (event.type === 'agent/status') print(style.dim(`· ${event.status}`))
       else if (event.type === 'agent/tool/start') print(toolStartLine(event, style))
       else if (event.type === 'remote/events-lost') {

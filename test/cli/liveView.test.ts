@@ -10,6 +10,27 @@ import { liveView } from '../../src/cli/liveView.js'
 import type { SessionEvent } from '../../src/index.js'
 import type { RemoteAgentEvent } from '../../src/postgres.js'
 
+/**
+ * The screen a terminal would show for what was written: text, newlines, and the region's
+ * redraw (`ESC[nA` up n rows, `\r ESC[J` clear to the end of the screen). Lines are short: no wrap.
+ */
+const screen = (written: string): string[] => {
+  const rows: string[] = ['']
+  let row = 0
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the escapes are what is parsed
+  for (const part of written.split(/(\x1b\[\d*A|\r\x1b\[J|\n)/)) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what is parsed
+    const up = /^\x1b\[(\d*)A$/.exec(part)
+    if (up) row -= Number(up[1] || 1)
+    else if (part === '\r\x1b[J') rows.splice(row, rows.length - row, '')
+    else if (part === '\n') {
+      row++
+      if (rows.length <= row) rows.push('')
+    } else rows[row] += part
+  }
+  return rows
+}
+
 const view = () => {
   let out = ''
   const write = (s: string) => {
@@ -18,7 +39,7 @@ const view = () => {
   }
   const sink = { write } as unknown as NodeJS.WritableStream
   const v = liveView(sink, PLAIN, { stream: true, events: false })
-  return { v, lines: () => out.split('\n') }
+  return { v, lines: () => screen(out) }
 }
 let seq = 0
 const durable = (type: string, data: object) => ({ seq: ++seq, type, data }) as unknown as SessionEvent
@@ -46,24 +67,27 @@ describe('attach in a terminal shows what the owner shows, in order, to the last
     expect(lines()).toEqual(['you › hello', 'assistant › Hello. Anything else?', ''])
   })
 
-  it('R56: deltas that arrive before the prompt is read from the log stream after it', () => {
+  it('R56: text that streams before the prompt is read from the log stays below it, as in the owner terminal', () => {
     const { v, lines } = view()
     v.live(delta('Hi '))
     v.live(delta('there'))
+    expect(lines()).toEqual(['assistant › Hi there'])
     for (const e of [prompt, start, step(1)]) v.durable(e)
+    expect(lines()).toEqual(['you › hello', 'assistant › Hi there'])
     v.live(delta('.'))
     v.durable(answer('Hi there.'))
     expect(lines()).toEqual(['you › hello', 'assistant › Hi there.', ''])
   })
 
-  it('R56: a streamed line that another line broke is printed whole when the answer commits', () => {
+  it('R56: a line printed while the text streams goes above it; the answer is printed once, whole', () => {
     const { v, lines } = view()
     for (const e of [prompt, start, step(1)]) v.durable(e)
     v.live(delta('Half'))
     v.print('✓ steered into 1.2 · be brief')
     v.live(delta(' and half'))
+    expect(lines()).toEqual(['you › hello', '✓ steered into 1.2 · be brief', 'assistant › Half and half'])
     v.durable(answer('Half and half'))
-    expect(lines().at(-2)).toBe('assistant › Half and half')
+    expect(lines()).toEqual(['you › hello', '✓ steered into 1.2 · be brief', 'assistant › Half and half', ''])
   })
 
   it('R68: an answer a steer cut is marked cut; one a cancel cut keeps its streamed text, marked', () => {
