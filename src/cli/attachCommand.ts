@@ -173,6 +173,7 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
     )
   }
   for await (const line of input) {
+    view.typed(line)
     // While a call waits, `y` and `n` answer it, as in the owner's terminal (never a steer "y").
     const asked = approvals.asked()
     const command = parseCommand(line, asked !== undefined)

@@ -8,6 +8,8 @@ import { LiveRegion } from './liveRegion.js'
 /** What `steerable attach` shows of a session: its transcript, and its owner's live events. */
 export type LiveView = {
   print(line: string): void
+  /** A line the person typed was echoed by the terminal (below the streamed text, if shown). */
+  typed(line: string): void
   durable(event: SessionEvent): void
   live(event: RemoteAgentEvent): void
 }
@@ -45,6 +47,12 @@ export const liveView = (
   }
   return {
     print,
+    // The echo moved the cursor below the streamed line: it is drawn again, below the echo.
+    typed: (line) => {
+      if (!options.stream || !streaming) return
+      region.echoed(line)
+      draw()
+    },
     durable: (event) => {
       const key = 'step' in event.data ? `${event.data.turn}.${event.data.step}` : undefined
       if (event.type === 'assistant/message' && key) committed.add(key)

@@ -39,7 +39,12 @@ const view = () => {
   }
   const sink = { write } as unknown as NodeJS.WritableStream
   const v = liveView(sink, PLAIN, { stream: true, events: false })
-  return { v, lines: () => screen(out) }
+  // What the terminal itself writes: the echo of a line typed outside raw mode.
+  const echo = (line: string) => {
+    out += `${line}\n`
+    v.typed(line)
+  }
+  return { v, echo, lines: () => screen(out) }
 }
 let seq = 0
 const durable = (type: string, data: object) => ({ seq: ++seq, type, data }) as unknown as SessionEvent
@@ -88,6 +93,16 @@ describe('attach in a terminal shows what the owner shows, in order, to the last
     expect(lines()).toEqual(['you › hello', '✓ steered into 1.2 · be brief', 'assistant › Half and half'])
     v.durable(answer('Half and half'))
     expect(lines()).toEqual(['you › hello', '✓ steered into 1.2 · be brief', 'assistant › Half and half', ''])
+  })
+
+  it('R56: a line typed while the text streams (the terminal echoes it) leaves no stale copy of the text', () => {
+    const { v, echo, lines } = view()
+    for (const e of [prompt, start, step(1)]) v.durable(e)
+    v.live(delta('Let me'))
+    echo('be brief')
+    v.live(delta(' check'))
+    v.durable(answer('Let me check'))
+    expect(lines()).toEqual(['you › hello', 'assistant › Let me check', ''])
   })
 
   it('R68: an answer a steer cut is marked cut; one a cancel cut keeps its streamed text, marked', () => {
