@@ -38,7 +38,8 @@ Options:
                      --provider openai --base-url URL speaks Chat Completions to that server
                      (no package needed); without --base-url, @ai-sdk/openai talks to OpenAI
                      with its Responses API
-  --session FILE     persist to a JSON Lines file and resume it on the next start
+  --session FILE     persist to a JSON Lines file and resume it on the next start (while
+                     DATABASE_URL is set, a FILE must end in .jsonl)
   --database-url URL with --session NAME: keep the session in PostgreSQL instead (needs the pg
                      package); other terminals follow and steer it with steerable attach NAME
   --events           also print the live lifecycle events
@@ -85,6 +86,15 @@ export const parseCliArgs = (argv: readonly string[], env: NodeJS.ProcessEnv): C
       )
     if (values['database-url'] !== undefined && values.session === undefined)
       check.add(['--database-url'], "also give --session NAME (the session's name in the database)")
+    // With DATABASE_URL set, `--session desk` may mean that database's session as much as a file
+    // named desk: neither is guessed (a guess writes a stray file, or tables into a database the
+    // variable was set for another program). A name ending in .jsonl is a file, as asked.
+    const session = values.session
+    if (values['database-url'] === undefined && env.DATABASE_URL && session && !session.endsWith('.jsonl'))
+      check.add(
+        ['--session'],
+        `DATABASE_URL is set: to keep ${session} in that database add --database-url "$DATABASE_URL"; for a file, give a name ending in .jsonl (--session ${session}.jsonl)`,
+      )
   })
   // With --provider the key comes from that provider's own variable (src/cli/provider.ts).
   const openai = values.provider === undefined

@@ -1,13 +1,15 @@
 import type { Subscription } from 'rxjs'
+import type { PendingApproval } from '../contracts/approvals.js'
 import type { SessionEvent } from '../contracts/events.js'
 import { errorText } from '../messages/errorText.js'
 import type { RemoteSession } from '../postgres.js'
+import { ANSWER_HELP, type ApprovalAnswer } from './approvalPrompt.js'
 import type { Style } from './format.js'
 
 /**
  * What `steerable attach` shows and does about approvals (R67): the requests and decisions of the
- * transcript as lines, a prompt for each call that starts waiting, and `/approve ID`, `/deny ID
- * [reason]` sent to the owner.
+ * transcript as lines, the question the owner's terminal asks, answered the same way (`y`, `n`,
+ * `n <reason>`), and `/approve ID`, `/deny ID [reason]` sent to the owner.
  */
 
 /** An `approval/request` or `approval/decision` as a line; `undefined` for any other event. */
@@ -22,26 +24,40 @@ export const approvalLine = (event: SessionEvent, style: Style): string | undefi
   return style.dim(`  ${mark} ${callId} ${decision} (${source.kind})${reason ? `: ${reason}` : ''}`)
 }
 
+/** What `promptApprovals` keeps: its subscription, and the call `y` and `n` answer now. */
+export type AttachApprovals = {
+  readonly subscription: Subscription
+  /** The first call that waits, in the model's order (as in the owner's terminal), if any. */
+  asked(): PendingApproval | undefined
+}
+
 /**
- * Prints, once per call, what to type for each approval that waits now (read from the committed
- * transcript: the calls the owner has paused on). A failed read is the transcript's to report.
+ * Asks about the call that `y` and `n` answer, as the owner's terminal does, each time another
+ * call becomes that one (read from the committed transcript: the calls the owner has paused on),
+ * with how many more wait and the `/approve ID`, `/deny ID` that decide any of them. A failed read
+ * is the transcript's to report.
  */
 export const promptApprovals = (
   session: RemoteSession,
   style: Style,
   write: (line: string) => void,
-): Subscription => {
-  const prompted = new Set<string>()
-  return session.approvals$.subscribe({
-    next: (pending) => {
-      for (const { callId, name, arguments: args } of pending) {
-        if (prompted.has(callId)) continue
-        prompted.add(callId)
-        write(`${style.bold('approve?')} ${name}(${args}) · /approve ${callId} or /deny ${callId} [reason]`)
-      }
+): AttachApprovals => {
+  let pending: readonly PendingApproval[] = []
+  let asked: string | undefined
+  const subscription = session.approvals$.subscribe({
+    next: (next) => {
+      pending = next
+      const first = next[0]
+      if (first?.callId === asked) return
+      asked = first?.callId
+      if (!first) return
+      const more = next.length > 1 ? ` (${next.length - 1} more wait)` : ''
+      const ids = `/approve ${first.callId} or /deny ${first.callId} [reason]`
+      write(`${style.bold(`approve ${first.name}(${first.arguments})?`)} ${ANSWER_HELP}${more} · ${ids}`)
     },
     error: () => {},
   })
+  return { subscription, asked: () => pending[0] }
 }
 
 /**
@@ -69,3 +85,14 @@ export const sendDecision = (
     },
   )
 }
+
+/** `y` or `n [reason]` typed while `asked` waits: the decision on it, as `/approve`, `/deny` would send. */
+export const answerCommand = (
+  answer: ApprovalAnswer,
+  asked: PendingApproval,
+): { readonly kind: 'approve' | 'deny'; readonly callId: string; readonly reason?: string } =>
+  answer.kind === 'yes'
+    ? { kind: 'approve', callId: asked.callId }
+    : answer.reason === undefined
+      ? { kind: 'deny', callId: asked.callId }
+      : { kind: 'deny', callId: asked.callId, reason: answer.reason }

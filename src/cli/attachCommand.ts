@@ -3,16 +3,16 @@ import { parseArgs } from 'node:util'
 import type { AgentMessageId } from '../contracts/messages.js'
 import { errorText } from '../messages/errorText.js'
 import { connectSessions, openPostgresSession } from '../postgres.js'
-import { promptApprovals, sendDecision } from './attachApprovals.js'
+import { answerCommand, promptApprovals, sendDecision } from './attachApprovals.js'
 import { sendRollback, sendToolCancel } from './attachToolCalls.js'
 import { parseCommand } from './commands.js'
 import { COLORS, PLAIN } from './format.js'
 import { oneLine } from './inboxList.js'
 import { liveView } from './liveView.js'
 import { loadPg, pgMissing, poolFor } from './loadPg.js'
-import { receiptLine } from './receipts.js'
+import { SteerReaders } from './receipts.js'
 
-export const ATTACH_USAGE = `Usage: steerable attach NAME [--database-url URL]
+export const ATTACH_USAGE = `Usage: steerable attach NAME [--database-url URL] [--new]
 
 Follows a session on PostgreSQL that another process drives (steerable --database-url URL
 --session NAME, or a worker) and sends into it: the transcript so far, then each event as it
@@ -24,8 +24,9 @@ What you type: plain text steers the running turn, and is a followup while the s
 model is writing; /followup text (or /queue text) queues a followup; /steer text; /inject text
 adds context; /cancel cancels the running turn and discards what waits (/cancel keep keeps it;
 with no owner it applies to the stored inbox); /cancel-tool ID cancels one running tool call (each
-call the owner starts is shown with its ID); /approve ID lets a tool call that waits for approval
-run, /deny ID [reason] refuses it (each call that waits is shown with its ID); /rollback [N] undoes
+call the owner starts is shown with its ID); while a tool call waits for approval, y
+lets it run and n (or n reason) refuses it, as where the session runs; /approve ID and /deny ID
+[reason] decide any call that waits (each is shown with its ID); /rollback [N] undoes
 the last N turns (1 without N) once the owner is idle; /help; /quit or Ctrl-D leaves (the session keeps running) once
 what you typed is stored and your decisions are applied. /drop, /move, /promote and /inbox need
 the owner's inbox, which another process does not see: use them where the session runs.
@@ -33,7 +34,15 @@ the owner's inbox, which another process does not see: use them where the sessio
 Options:
   --database-url URL  the database (or DATABASE_URL)
   --events            also print the owner's live lifecycle events
+  --new               attach to a session no one has used yet: what you type first creates it
+                      (for a worker to drive); without it such a name is refused
   -h, --help          show this help`
+
+/** What to say when no one has used `name`: it is most likely a typo, or the owner is not started. */
+const noSuchSession = (name: string): string =>
+  `no session ${JSON.stringify(name)} in this database (no process drives it, and nothing was sent into it).\n` +
+  `  Start it where it runs: steerable --database-url URL --session ${name}\n` +
+  `  or create it for a worker to drive: steerable attach ${name} --new, then type its first message`
 
 type Io = {
   readonly stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean }
@@ -42,17 +51,21 @@ type Io = {
 }
 
 /**
- * `steerable attach NAME`: returns the exit code (2: bad usage or no pg; 1: the database failed
- * or a send could not be stored).
+ * `steerable attach NAME`: returns the exit code (2: bad usage or no pg; 1: the database failed,
+ * the session does not exist (without `--new`), or a send could not be stored).
  */
 export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> => {
-  let parsed: { values: { 'database-url'?: string; events?: boolean; help?: boolean }; positionals: string[] }
+  let parsed: {
+    values: { 'database-url'?: string; events?: boolean; new?: boolean; help?: boolean }
+    positionals: string[]
+  }
   try {
     parsed = parseArgs({
       args: [...argv],
       options: {
         'database-url': { type: 'string' },
         events: { type: 'boolean' },
+        new: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
@@ -105,9 +118,13 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
     return 2
   }
   // A database that is not there, or has no tables, is said at once, not after the first line:
-  // reading the session (no lease taken) fails with the cause and what to do.
+  // reading the session (no lease taken) fails with the cause and what to do. So is a name no
+  // one has used (a typo would otherwise follow an empty session in silence), unless --new.
   const unreachable = await openPostgresSession(pool, name).then(
-    (store) => void store.close?.(),
+    (store) => {
+      void store.close?.()
+      return store.exists || values.new ? undefined : noSuchSession(name)
+    },
     (error: unknown) => errorText(error),
   )
   if (unreachable !== undefined) {
@@ -120,8 +137,13 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
     events: values.events === true,
   })
   const input = createInterface({ input: io.stdin, terminal: false })
+  // A steer's receipt names the step that reads it, as the transcript shows it.
+  const readers = new SteerReaders()
   const following = session.transcript$.subscribe({
-    next: (event) => view.durable(event),
+    next: (event) => {
+      readers.see(event)
+      view.durable(event)
+    },
     error: (error: unknown) => {
       io.stderr.write(`steerable attach: ${errorText(error)}\n`)
       code = 1
@@ -129,7 +151,8 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
     },
   })
   following.add(session.events$.subscribe((event) => view.live(event)))
-  following.add(promptApprovals(session, style, write))
+  const approvals = promptApprovals(session, style, write)
+  following.add(approvals.subscription)
   io.stdout.write(`attached to ${name} (plain text steers, a followup while idle; /help; /quit leaves)\n`)
 
   const sends: Promise<unknown>[] = []
@@ -139,7 +162,7 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
       sent.then(
         (id) =>
           void session.outcome(id).then(
-            (outcome) => done(receiptLine(outcome)),
+            (outcome) => void readers.receipt(outcome).then(done),
             () => undefined, // Only once the client is closed: nothing to say then.
           ),
         (error: unknown) => {
@@ -150,7 +173,10 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
     )
   }
   for await (const line of input) {
-    const command = parseCommand(line)
+    view.typed(line)
+    // While a call waits, `y` and `n` answer it, as in the owner's terminal (never a steer "y").
+    const asked = approvals.asked()
+    const command = parseCommand(line, asked !== undefined)
     if (command.kind === 'empty') continue
     if (command.kind === 'quit') {
       // Now: a paused pipe that its writer keeps open would hold the process.
@@ -182,6 +208,8 @@ export const runAttach = async (argv: readonly string[], env: NodeJS.ProcessEnv,
         )
       } else if (command.kind === 'approve' || command.kind === 'deny') {
         sends.push(sendDecision(session, command, write, () => (code = 1)))
+      } else if (command.kind === 'yes' || command.kind === 'no') {
+        if (asked) sends.push(sendDecision(session, answerCommand(command, asked), write, () => (code = 1)))
       } else if (command.kind === 'help') write(ATTACH_USAGE.slice(ATTACH_USAGE.indexOf('What you type')))
       else if (command.kind === 'unknown' || command.kind === 'usage')
         write(command.kind === 'usage' ? command.text : `unknown command: ${command.text} (try /help)`)

@@ -15,6 +15,12 @@ const ansi = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\
 export const COLORS: Style = { dim: ansi(2, 22), bold: ansi(1, 22), red: ansi(31, 39), cyan: ansi(36, 39) }
 export const PLAIN: Style = { dim: (s) => s, bold: (s) => s, red: (s) => s, cyan: (s) => s }
 
+/**
+ * The mark after an answer that was cut (R68: an interrupting steer; a cancel): the text stops
+ * there, and says so, so that no one reads it as the whole answer.
+ */
+export const cut = (style: Style): string => `…${style.dim(' [cut]')}`
+
 /** The text of the content, nothing else: what goes back into the input line to be sent again. */
 export const textOf = (content: readonly ContentBlock[]): string =>
   content
@@ -74,7 +80,8 @@ export const formatDurable = (event: SessionEvent, style: Style): string | undef
       return `${style.bold('you (steer) ›')} ${shownText(event.data.content)}`
     case 'assistant/message': {
       const text = textOf(event.data.content)
-      return text ? `${style.cyan('assistant ›')} ${text}` : undefined
+      if (!text) return undefined
+      return `${style.cyan('assistant ›')} ${text}${event.data.interrupted ? cut(style) : ''}`
     }
     case 'tool/call':
       return style.dim(`  ⚙ ${event.data.call.name}(${event.data.call.arguments})`)

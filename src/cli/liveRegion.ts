@@ -39,6 +39,17 @@ export class LiveRegion {
     this.render(lines, this.back)
   }
 
+  /**
+   * The terminal echoed `text` and a newline after the region (a line typed while it is drawn,
+   * outside raw mode): the region now ends that many rows higher, so the next erase goes up to it.
+   */
+  echoed(text: string): void {
+    if (this.rows === 0) return
+    const columns = this.out.columns || 80
+    const last = width(this.lines[this.lines.length - 1] ?? '')
+    this.rows += Math.floor((last + width(text)) / columns) - Math.floor(last / columns) + 1
+  }
+
   erase(): void {
     if (this.rows > 1) this.out.write(`\x1b[${this.rows - 1}A`)
     if (this.rows > 0) this.out.write('\r\x1b[J')

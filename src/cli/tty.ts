@@ -2,7 +2,7 @@ import { emitKeypressEvents } from 'node:readline'
 import type { Agent } from '../contracts/agent.js'
 import { approvalQuestion, askedApproval } from './approvalPrompt.js'
 import { parseCommand, runCommand } from './commands.js'
-import { COLORS, droppedLine, formatDurable, formatLive, textOf } from './format.js'
+import { COLORS, cut, droppedLine, formatDurable, formatLive, textOf } from './format.js'
 import { inboxLines } from './inboxList.js'
 import { type Key, LineEditor } from './lineEditor.js'
 import { LiveRegion } from './liveRegion.js'
@@ -104,7 +104,11 @@ export const runTty = (
         position = `turn ${event.data.turn} step ${event.data.step}`
         thinking = true
       }
-      if (event.type === 'assistant/message' || event.type === 'turn/end') partial = ''
+      // A step that ends with its streamed text unwritten was cut (a cancel): the text stays, marked.
+      if ((event.type === 'step/end' || event.type === 'turn/end') && partial)
+        print(`${cyan('assistant ›')} ${partial.trim()}${cut(COLORS)}`)
+      if (event.type === 'assistant/message' || event.type === 'step/end' || event.type === 'turn/end')
+        partial = ''
       if (event.type === 'tool/call') thinking = true
       print(formatDurable(event, COLORS))
       render()

@@ -77,7 +77,27 @@ export const renderTimelineSvg = (
   return parts.join('')
 }
 
-const short = (text: string) => (text.length > 22 ? `${text.slice(0, 21)}…` : text)
+/** About the width of one character of the 11px labels, rounded up: what decides where to cut. */
+const CHAR_PX = 6.5
+
+/** `text` cut to `chars` characters, the last one an ellipsis when it was cut (22 at most). */
+const short = (text: string, chars: number) => {
+  const room = Math.min(22, Math.floor(chars))
+  if (text.length <= room) return text
+  return room >= 2 ? `${text.slice(0, room - 1)}…` : ''
+}
+
+/**
+ * A bar's label stays inside its bar, clear of the marks at its ends (a dot sat on a long label
+ * of a short bar): cut to the room there is, and clipped to it (an inner `svg` clips what it holds)
+ * for letters wider than the estimate. The whole text is the bar's `title`.
+ */
+const barLabel = (x1: number, y: number, width: number, text: string): string => {
+  const room = Math.max(0, width - 8 - 7)
+  const label = short(text, room / CHAR_PX)
+  if (label === '') return ''
+  return `<svg class="label" x="${x1 + 8}" y="${y}" width="${room}" height="${ROW}"><text x="0" y="15">${esc(label)}</text></svg>`
+}
 
 const draw = (
   shape: Shape,
@@ -95,10 +115,11 @@ const draw = (
       const x1 = x(shape.from)
       const x2 = shape.open ? x(shape.to) + 12 : x(shape.to)
       const y = yOf(shape.lane, shape.row)
+      const width = Math.max(3, x2 - x1)
       return (
         `<g class="bar ${esc(shape.cls)}${shape.open ? ' open' : ''}" data-info="${shape.info}"${id}>` +
-        `<rect x="${x1}" y="${y + 4}" width="${Math.max(3, x2 - x1)}" height="${ROW - 8}" rx="3"/>` +
-        `<text x="${x1 + 8}" y="${y + 15}">${esc(short(shape.text))}</text><title>${esc(shape.text)}</title></g>`
+        `<rect x="${x1}" y="${y + 4}" width="${width}" height="${ROW - 8}" rx="3"/>` +
+        `${barLabel(x1, y, width, shape.text)}<title>${esc(shape.text)}</title></g>`
       )
     }
     case 'mark': {

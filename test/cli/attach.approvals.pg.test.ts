@@ -33,7 +33,8 @@ afterAll(async () => {
 
 const attach = (session: string): Child & { type(text: string): void } => {
   const env = { ...process.env, DATABASE_URL: '', OPENAI_BASE_URL: '', OPENAI_API_KEY: '' }
-  const child = startChild(process.execPath, [cli, 'attach', session, '--database-url', db.url], {
+  // --new: the worker drives the session once the attached terminal's first send creates it.
+  const child = startChild(process.execPath, [cli, 'attach', session, '--new', '--database-url', db.url], {
     deadlineMs: 180_000,
     env,
   })
@@ -55,7 +56,7 @@ it('R67: attach shows the call that waits with its arguments, and /approve and /
   await line(attached, /^ {2}⏸ deploy\(\{"target":"prod"\}\) waits for approval · deploy-1$/)
   await line(
     attached,
-    /^approve\? deploy\(\{"target":"prod"\}\) · \/approve deploy-1 or \/deny deploy-1 \[reason\]$/,
+    /^approve deploy\(\{"target":"prod"\}\)\? y approves · n or n <reason> denies · \/approve deploy-1 or \/deny deploy-1 \[reason\]$/,
   )
   // The owner's status, live (events$).
   await line(attached, /^· paused$/)
@@ -71,7 +72,7 @@ it('R67: attach shows the call that waits with its arguments, and /approve and /
   await line(attached, /^assistant › done$/)
 
   attached.type('/followup and again')
-  await line(attached, /^approve\? deploy\(\{"target":"prod"\}\) · \/approve deploy-2/)
+  await line(attached, /^approve deploy\(\{"target":"prod"\}\)\? .* \/approve deploy-2/)
   attached.type('/deny deploy-2 not on a Friday')
   await line(attached, /^✓ denied deploy-2$/)
   await line(attached, /^ {2}✗ deploy-2 denied \(user\): not on a Friday$/)
@@ -87,4 +88,35 @@ it('R67: attach shows the call that waits with its arguments, and /approve and /
   expect(worker.lines.filter((l) => l.startsWith('execute '))).toEqual(['execute gated deploy-1'])
   const results = (await committedEvents(db.pool, 'gated')).filter((e) => e.type === 'tool/result')
   expect(results.map((e) => e.data.result.code)).toEqual([undefined, 'DENIED'])
+}, 180_000)
+
+it("R67: in attach, y and n answer the call that waits, as in the owner's terminal, and are never sent as steers", async () => {
+  const worker = workers.start({ env: { DATABASE_URL: db.url } })
+  await worker.line(/^ready$/)
+  const attached = attach('answered')
+  await line(attached, /^attached to answered/)
+  await liveListening(db.pool, 'answered')
+
+  attached.type('/followup deploy it')
+  await line(attached, /^approve deploy\(\{"target":"prod"\}\)\? y approves/)
+  attached.type('y')
+  await line(attached, /^✓ approved deploy-1$/)
+  await line(attached, /^ {2}✓ deploy-1 approved \(user\)$/)
+  await line(attached, /^assistant › done$/)
+  attached.type('/followup and again')
+  await line(attached, /^approve deploy\(\{"target":"prod"\}\)\? .* \/approve deploy-2/)
+  attached.type('n not today')
+  await line(attached, /^✓ denied deploy-2$/)
+  await line(attached, /^ {2}✗ deploy-2 denied \(user\): not today$/)
+  await until(
+    async () => (await committedEvents(db.pool, 'answered')).at(-1)?.type === 'turn/end',
+    'turn 2 ends',
+  )
+  attached.end()
+  const exit = await attached.exit
+  expect(exit.code).toBe(0)
+  expect(exit.stderr).toBe('')
+  const events = await committedEvents(db.pool, 'answered')
+  expect(events.filter((e) => e.type === 'steering/message' || e.type === 'user/message')).toHaveLength(2)
+  expect(worker.lines.filter((l) => l.startsWith('execute '))).toEqual(['execute answered deploy-1'])
 }, 180_000)

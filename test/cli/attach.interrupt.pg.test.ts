@@ -36,7 +36,8 @@ afterAll(async () => {
 
 const attach = (session: string): Child & { type(text: string): void } => {
   const env = { ...process.env, DATABASE_URL: '', OPENAI_BASE_URL: '', OPENAI_API_KEY: '' }
-  const child = startChild(process.execPath, [cli, 'attach', session, '--database-url', db.url], {
+  // --new: the worker drives the session once the attached terminal's first send creates it.
+  const child = startChild(process.execPath, [cli, 'attach', session, '--new', '--database-url', db.url], {
     deadlineMs: 180_000,
     env,
   })
@@ -71,7 +72,7 @@ it('R68, R71, R72: in attach, !text cuts the answer the owner streams, and /canc
     await delta
     // The worker's model never finishes this step by itself: only the steer ends it.
     attached.type('!stop now')
-    await line(attached, /^✓ steered into 1\.1 · stop now$/)
+    await line(attached, /^✓ steered into 1\.2 \(cut 1\.1\) · stop now$/)
     await line(attached, /^you \(steer\) › stop now$/)
     await line(attached, /^assistant › ok$/)
     const answers = (await committedEvents(db.pool, session)).flatMap((e) =>

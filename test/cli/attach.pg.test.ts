@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { SessionEvent } from '../../src/index.js'
+import { migrate } from '../../src/postgres.js'
 import { type Child, runChild, startChild } from '../support/childProcesses.js'
 import { buildCli } from '../support/cliCommand.js'
 import { liveListening } from '../support/postgresOwner.js'
@@ -141,6 +142,20 @@ it('a URL that is not one, --database-url without --session, attach without a na
   const noName = run(['attach', '--database-url', closed])
   expect(noName.status).toBe(2)
   expect(noName.stderr).toMatch(/name the session/)
+}, 90_000)
+
+it('attach to a session no one has used says so, with how to start it, and exits 1; --new attaches to it', async () => {
+  await migrate(db.pool)
+  const missing = run(['attach', 'nosuch', '--database-url', db.url])
+  expect(missing.status).toBe(1)
+  expect(missing.stdout).toBe('')
+  expect(missing.stderr).toMatch(/^steerable attach: no session "nosuch" in this database/)
+  expect(missing.stderr).toContain('steerable --database-url URL --session nosuch')
+  expect(missing.stderr).toContain('steerable attach nosuch --new')
+  const created = start(['attach', 'nosuch', '--new', '--database-url', db.url])
+  await expectLine(created, /^attached to nosuch/)
+  created.end()
+  expect((await created.exit).code).toBe(0)
 }, 90_000)
 
 it('--help lists --database-url and steerable attach; attach --help explains what typing does', () => {

@@ -255,6 +255,27 @@ describe.runIf(hasPty)('steerable in a terminal', () => {
     expect(ends.map((e) => (e.data.reason as { kind: string }).kind)).toEqual(['completed', 'aborted'])
   }, 90_000)
 
+  it('R68: Esc while the answer streams keeps the text streamed so far in the scrollback, marked cut', () => {
+    // A word every two seconds: the Esc lands while the first step streams, whatever the load.
+    const { status, output, error } = drive(
+      [
+        { wait: 'steerable —' },
+        { send: 'first\r' },
+        { wait: 'Let me' },
+        { send: '\x1b' },
+        { wait: '(turn 1 aborted)' },
+        { send: '\x04' },
+        { wait: 'bye' },
+      ],
+      [],
+      { STEERABLE_DEMO_WORD_MS: '2000', STEERABLE_DEMO_TOOL_MS: '1' },
+    )
+    expect(error).toBe('')
+    expect(status).toBe(0)
+    expect(output).toMatch(/assistant › Let me[^\n]*… \[cut\]/)
+    expect(output.indexOf('[cut]')).toBeLessThan(output.indexOf('(turn 1 aborted)'))
+  }, 90_000)
+
   const text = (e: Logged) => (e.data.content as { text: string }[])[0]?.text
   const quick = { STEERABLE_DEMO_WORD_MS: '10', STEERABLE_DEMO_TOOL_MS: '1500' }
 

@@ -2,6 +2,7 @@
 import { first, Subject } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { parseCommand, runCommand } from '../../src/cli/commands.js'
+import { formatDurable, PLAIN } from '../../src/cli/format.js'
 import type { ModelEvent } from '../../src/contracts/model.js'
 import { createAgent } from '../../src/index.js'
 
@@ -49,5 +50,8 @@ describe('R68, R71: interrupt and cancel-tool commands', () => {
       { turn: 1, step: 1, interrupted: true },
       { turn: 1, step: 2 },
     ])
+    // The cut answer is shown as cut, not as if it were all the model had to say.
+    const answers = agent.session.events.filter((e) => e.type === 'assistant/message')
+    expect(answers.map((e) => formatDurable(e, PLAIN))).toEqual(['assistant › long… [cut]', 'assistant › ok'])
   })
 })

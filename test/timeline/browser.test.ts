@@ -70,6 +70,31 @@ describeBrowser('timeline in a browser', () => {
     expect(errors).toStrictEqual([])
   }, 120_000)
 
+  it("a bar's label stays inside its bar, clear of the dot at its end; the whole text is its title", async () => {
+    const { page, errors } = await watchedPage(browser)
+    const long = 'a steer much longer than its bar'
+    await page.setContent(renderTimeline(await cancelScenarioRecord(long)))
+    const over = await page.$$eval('.axis[data-axis="order"] .bar', (bars) =>
+      bars.flatMap((bar) => {
+        const text = bar.querySelector('text')
+        if (!text) return []
+        const box = bar.querySelector('rect')!.getBoundingClientRect()
+        // What shows of the label: the text, as far as what holds it lets it.
+        const shown = Math.min(
+          text.getBoundingClientRect().right,
+          (text.closest('svg.label') ?? text).getBoundingClientRect().right,
+        )
+        // The dot at the bar's end has a radius of 5 (and a stroke): the label ends before it.
+        return shown > box.right - 5 ? [`${text.textContent} ends at ${shown}, the bar at ${box.right}`] : []
+      }),
+    )
+    expect(over).toStrictEqual([])
+    expect(await page.textContent('.axis[data-axis="order"] .bar.steering text')).toMatch(/^a .*…$/)
+    expect(await page.textContent('.axis[data-axis="order"] .bar.steering title')).toBe(long)
+    await page.screenshot({ path: join(ARTIFACTS, 'timeline-labels.png'), fullPage: true })
+    expect(errors).toStrictEqual([])
+  }, 120_000)
+
   it('a message with <script> and an onerror image is shown as text and runs nothing', async () => {
     const { page, errors } = await watchedPage(browser)
     const evil = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'

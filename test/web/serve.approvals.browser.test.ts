@@ -58,7 +58,7 @@ describeBrowser('steerable serve: approvals in a browser', () => {
     await page
       .locator('[data-testid=transcript] li.tool-result', { hasText: 'Reason: keep it, it is mine' })
       .waitFor()
-    await chatLine(page, 'denied:keep it, it is mine')
+    await chatLine(page, 'denied:delete_file-1-1 by user: keep it, it is mine')
     await page.locator('[data-testid=approvals-panel]').waitFor({ state: 'hidden' })
     await status(page, 'idle')
 
@@ -66,7 +66,7 @@ describeBrowser('steerable serve: approvals in a browser', () => {
     const second = page.locator('[data-testid=approval]', { hasText: '{"path":"old.log"}' })
     await second.waitFor()
     await second.locator('[data-testid=approve]').click()
-    await chatLine(page, 'approved:')
+    await chatLine(page, 'approved:delete_file-2-1 by user')
     await chatLine(page, 'Done: "old.log" is deleted')
     await status(page, 'idle')
     expect(await page.locator('[data-testid=approval]').count()).toBe(0)

@@ -13,6 +13,8 @@ export type SessionRows = {
   readonly epoch: number
   /** The journal number of the last remote edit an owner applied (0: none). */
   readonly remoteApplied: number
+  /** The session has its row: an owner took its lease, or a client sent into it. */
+  readonly exists: boolean
 }
 
 type Query = (text: string, values?: unknown[]) => Promise<QueryResult>
@@ -40,6 +42,7 @@ export const readSession = async (query: Query, sessionId: string): Promise<Sess
       journal: journal.rows.map((row) => ({ seq: Number(row.seq), op: String(row.op), record: row.record })),
       epoch: Number(session.rows[0]?.epoch ?? 0),
       remoteApplied: Number(session.rows[0]?.remote_applied ?? 0),
+      exists: session.rows.length > 0,
     }
   } catch (error) {
     await query('ROLLBACK').catch(() => {})

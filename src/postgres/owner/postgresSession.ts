@@ -42,6 +42,7 @@ export class PostgresSession implements PostgresSessionStore {
   #events: SessionEvent[] = []
   #records: InboxRecord[] = []
   #remote: readonly PendingRemoteRequest[] = []
+  #exists = false
   #state = initialSessionState
   #lease: SessionLease | undefined
   #failure: SessionStoreError | undefined
@@ -76,6 +77,10 @@ export class PostgresSession implements PostgresSessionStore {
 
   get epoch(): number | undefined {
     return this.#lease?.epoch
+  }
+
+  get exists(): boolean {
+    return this.#exists
   }
 
   get failure(): SessionStoreError | undefined {
@@ -148,7 +153,7 @@ export class PostgresSession implements PostgresSessionStore {
   }
 
   #loaded(rows: DecodedSession): void {
-    ;({ events: this.#events, records: this.#records, remote: this.#remote } = rows)
+    ;({ events: this.#events, records: this.#records, remote: this.#remote, exists: this.#exists } = rows)
     const { journalSeq, remoteApplied } = rows
     this.#dispatch({
       type: 'loaded',

@@ -9,6 +9,11 @@ export type PostgresSessionStore = SessionStore & {
   readonly sessionId: string
   /** The inbox journal (R50), in `steerable_inbox`. */
   readonly inbox: InboxJournal
+  /**
+   * Whether the session was there when it was last read: an owner has taken its lease, or a
+   * client has sent into it (`connectSessions`). A name no one has used yet reads as empty.
+   */
+  readonly exists: boolean
   /** The epoch of this store's lease (R54); `undefined` while it holds none. */
   readonly epoch: number | undefined
   /**

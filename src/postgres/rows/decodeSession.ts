@@ -18,6 +18,8 @@ export type DecodedSession = {
   readonly journalSeq: number
   /** The journal number of the last remote edit an owner applied (0: none). */
   readonly remoteApplied: number
+  /** The session has its row (see `SessionRows`). */
+  readonly exists: boolean
 }
 
 /**
@@ -35,6 +37,7 @@ export const decodeSession = (sessionId: string, read: SessionRows): DecodedSess
     remote: pendingRemoteRequests(sessionId, read.journal, records, events, read.remoteApplied),
     journalSeq: read.journal.at(-1)?.seq ?? 0,
     remoteApplied: read.remoteApplied,
+    exists: read.exists,
   }
 }
 

@@ -108,8 +108,11 @@ const textLine = (e: SessionEvent): ChatLine | undefined => {
       }
     case 'approval/request':
       return { who: 'approval?', text: `${e.data.name}(${e.data.arguments})` }
-    case 'approval/decision':
-      return { who: e.data.decision, text: e.data.reason ?? '' }
+    case 'approval/decision': {
+      // Which call, and who decided: a decision without a reason still says what it decided.
+      const { callId, source, reason } = e.data
+      return { who: e.data.decision, text: `${callId} by ${source.kind}${reason ? `: ${reason}` : ''}` }
+    }
     case 'budget/pause':
       return {
         who: 'budget',

@@ -42,7 +42,7 @@ const history = (n: number) => ({
 })
 
 const compaction = (journal: JournalRow[], events: SessionEvent[], remoteApplied = 0) => {
-  const rows = deepFreeze({ events: events as unknown[], journal, epoch: 1, remoteApplied })
+  const rows = deepFreeze({ events: events as unknown[], journal, epoch: 1, remoteApplied, exists: true })
   return compactedJournal(rows.journal, decodeSession('s', rows))
 }
 
