@@ -9,7 +9,8 @@ import type { Defined } from '../vocabulary/frozen.js'
 import type { compactionResult, settledReason } from '../vocabulary/liveTurnEvents.js'
 import type { BudgetLimits, BudgetUsage } from '../vocabulary/pauseEvents.js'
 import type { SessionEvent, SessionEventDataMap, SessionEventType } from '../vocabulary/sessionEvents.js'
-import type { turnEndReason, turnTrigger } from '../vocabulary/turnEvents.js'
+import type { turnTrigger } from '../vocabulary/turnEvents.js'
+import type { TurnEndReason } from './turnEndReason.js'
 
 export type {
   AgentEvent,
@@ -57,7 +58,7 @@ export type RequestRetryEvent = AgentEventOf<'agent/request/retry'>
 
 /** What opened a turn. `id`: the prompt's id (logs written before it existed lack it). */
 export type TurnTrigger = Defined<typeof turnTrigger>
-export type TurnEndReason = Defined<typeof turnEndReason>
+export type { TurnEndReason }
 
 /** A tool call that waits for approval (R61). */
 export type ApprovalRequestData = SessionEventDataMap['approval/request']

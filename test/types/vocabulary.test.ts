@@ -16,6 +16,7 @@ import type {
   ToolCallBlock,
   ToolResultBlock,
   ToolResultCode,
+  TurnEndReason,
   Usage,
 } from '../../src/index.js'
 import type {
@@ -26,6 +27,7 @@ import type {
 import type { Defined } from '../../src/vocabulary/frozen.js'
 import type { usage } from '../../src/vocabulary/leaves.js'
 import type { agentMessage } from '../../src/vocabulary/liveInboxEvents.js'
+import type { turnEndReason } from '../../src/vocabulary/turnEvents.js'
 
 /** Mutually assignable: what a reader of the event sees is the hand-written type, both ways. */
 type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
@@ -42,6 +44,10 @@ describe('the vocabulary agrees with the hand-written types', () => {
       Agree<SessionEventOf<'tool/result'>['data']['result'], ToolResultBlock>
     >().toEqualTypeOf<true>()
     expectTypeOf<Agree<SessionEventOf<'tool/call'>['data']['call'], ToolCallBlock>>().toEqualTypeOf<true>()
+  })
+  it('a turn/end reason is the schema of `TurnEndReason`', () => {
+    expectTypeOf<Agree<Defined<typeof turnEndReason>, TurnEndReason>>().toEqualTypeOf<true>()
+    expectTypeOf<SessionEventOf<'turn/end'>['data']['reason']>().toEqualTypeOf<TurnEndReason>()
   })
   it('a live inbox message is an `AgentMessage`', () => {
     expectTypeOf<Agree<Defined<typeof agentMessage>, AgentMessage>>().toEqualTypeOf<true>()
