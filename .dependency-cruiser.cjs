@@ -3,11 +3,16 @@
  * no import cycles anywhere, and each folder imports only the folders listed for it.
  */
 const folders = {
-  contracts: [],
+  // The public types. Those of events are the vocabulary's schemas' types, imported as types only
+  // (the rule contracts-import-the-vocabulary-as-types-only keeps it so): contracts/ loads no code.
+  contracts: ['vocabulary'],
+  // The event vocabulary: each durable and live event defined once, as a zod/mini schema, with
+  // its type. Built on the message data model of messages/; no agent, runtime or store.
+  vocabulary: ['contracts', 'messages'],
   // What callers hand in, and every check of it: parsers, option checks, the one check helper.
   messages: ['contracts'],
   machine: ['contracts', 'messages'],
-  session: ['contracts', 'messages'],
+  session: ['contracts', 'messages', 'vocabulary'],
   tools: ['contracts', 'messages'],
   runtime: ['contracts', 'messages', 'machine', 'session', 'tools'],
   goals: ['contracts', 'messages', 'runtime'],
@@ -24,7 +29,7 @@ const folders = {
   web: ['contracts', 'messages', 'timeline', 'client'],
   // runtime: a quit lets go of a stored session as a PostgreSQL owner does (src/cli/quitNow.ts).
   cli: ['contracts', 'messages', 'adapterKit', 'web', 'entry', 'runtime'],
-  postgres: ['contracts', 'messages', 'session', 'runtime', 'agent'],
+  postgres: ['contracts', 'messages', 'vocabulary', 'session', 'runtime', 'agent'],
   // The companion seat: capabilities that own other agents or tool servers beside an agent (child
   // agents, MCP toolsets). Above the agent: they may make agents and read their state; nothing
   // below imports them.
@@ -43,7 +48,7 @@ const rooms = {
   db: { rooms: [], folders: ['contracts', 'messages', 'session'] },
   // How requests, edits, checkpoints and live events are encoded as rows and decoded back. A remote
   // edit is checked by the local call's own checks, which live in messages/, not in agent/.
-  rows: { rooms: ['db'], folders: ['contracts', 'messages', 'session'] },
+  rows: { rooms: ['db'], folders: ['contracts', 'messages', 'vocabulary', 'session'] },
   // A process that does not drive the session: it creates no agent.
   client: { rooms: ['db', 'rows'], folders: ['contracts', 'messages', 'session'] },
   // The process that drives a session.
@@ -121,6 +126,15 @@ module.exports = {
         path: '^src/runtime/',
         pathNot: '^src/runtime/(driver|engine|hookSet|summarizers|extensions)\\.ts$',
       },
+    },
+    {
+      name: 'contracts-import-the-vocabulary-as-types-only',
+      comment:
+        "The event types of contracts/ are the types of the vocabulary's schemas; contracts/ " +
+        'imports them with `import type`, so that importing a type never loads zod.',
+      severity: 'error',
+      from: { path: '^src/contracts/' },
+      to: { path: '^src/vocabulary/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'runtime-never-imports-agent',

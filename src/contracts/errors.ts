@@ -1,8 +1,8 @@
 /** Typed errors of the public surface. Each message says how to fix the call. */
 
-import type { TurnEndReason } from './events.js'
 import type { Outcome } from './inbox.js'
 import type { AgentMessageId } from './messages.js'
+import type { TurnEndReason } from './turnEndReason.js'
 
 /**
  * One problem found in an input: where it is and what was wrong. The path starts with the name of

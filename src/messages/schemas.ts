@@ -35,13 +35,15 @@ export const toolResultCodes = [
 
 const textBlockSchema = z.strictObject({ type: z.literal('text'), text: z.string() })
 const reasoningBlockSchema = z.strictObject({ type: z.literal('reasoning'), text: z.string() })
-const toolCallBlockSchema = z.strictObject({
+/** A tool call block (`ToolCallBlock`); the durable `tool/call` holds one. */
+export const toolCallBlockSchema = z.strictObject({
   type: z.literal('tool-call'),
   id: z.string(),
   name: z.string(),
   arguments: z.string(),
 })
-const toolResultBlockSchema = z.strictObject({
+/** A tool result block (`ToolResultBlock`); the durable `tool/result` holds one. */
+export const toolResultBlockSchema = z.strictObject({
   type: z.literal('tool-result'),
   toolCallId: z.string(),
   get content(): z.ZodMiniArray<z.ZodMiniType<ContentBlock>> {

@@ -3,7 +3,7 @@ import { deepFreeze } from '../../messages/snapshot.js'
 import { liveChannel } from '../channels.js'
 import type { NotificationHub } from '../db/notificationHub.js'
 import { isLiveBatch } from '../rows/liveBatches.js'
-import { liveEventSchema } from '../rows/liveEventSchema.js'
+import { checkLiveEvent } from '../rows/liveEventSchema.js'
 import type { EventsLostEvent, RemoteAgentEvent } from '../rows/liveEvents.js'
 
 const lost = (reason: EventsLostEvent['reason'], eventType?: string): EventsLostEvent =>
@@ -36,8 +36,8 @@ export const followEvents = (hub: NotificationHub, sessionId: string): Observabl
       last = batch.n
       for (const event of batch.e) {
         if (subscriber.closed) return
-        const checked = liveEventSchema.safeParse(event)
-        if (checked.success) subscriber.next(deepFreeze(checked.data))
+        const checked = checkLiveEvent(event)
+        if (checked !== undefined) subscriber.next(deepFreeze(checked))
         else {
           const type = (event as { type?: unknown } | null)?.type
           subscriber.next(lost('invalid', typeof type === 'string' ? type : undefined))

@@ -1,4 +1,6 @@
+import * as z from 'zod/mini'
 import type { AgentEvent } from '../../contracts/events.js'
+import type { Defined } from '../../vocabulary/frozen.js'
 
 /**
  * What `events$` of a remote session emits (R56): the owner's live events, and a marker where
@@ -6,6 +8,16 @@ import type { AgentEvent } from '../../contracts/events.js'
  * stores nor lets grow past about 8000 bytes: see `EventsLostEvent`.
  */
 export type RemoteAgentEvent = AgentEvent | EventsLostEvent
+
+/** The owner's own marker where some live events did not reach a follower (`EventsLostEvent`). */
+export const eventsLostSchema = z.strictObject({
+  type: z.literal('remote/events-lost'),
+  reason: z.enum(['too-large', 'unsent', 'missed', 'invalid']),
+  /** How many events, when known. */
+  count: z.optional(z.int().check(z.minimum(1))),
+  /** For `too-large` and `invalid`: the type of the event left out. */
+  eventType: z.optional(z.string()),
+})
 
 /**
  * Some of the owner's live events did not reach this follower. Nothing durable is lost: the
@@ -19,11 +31,4 @@ export type RemoteAgentEvent = AgentEvent | EventsLostEvent
  *   or the owner's NOTIFY failed); how many events is not known.
  * - `invalid`: an event that arrived failed validation and was left out.
  */
-export type EventsLostEvent = {
-  readonly type: 'remote/events-lost'
-  readonly reason: 'too-large' | 'unsent' | 'missed' | 'invalid'
-  /** How many events, when known. */
-  readonly count?: number
-  /** For `too-large` and `invalid`: the type of the event left out. */
-  readonly eventType?: string
-}
+export type EventsLostEvent = Defined<typeof eventsLostSchema>
