@@ -34,10 +34,11 @@ export const promptApprovals = (
   const prompted = new Set<string>()
   return session.approvals$.subscribe({
     next: (pending) => {
-      for (const { callId, name, arguments: args } of pending) {
-        if (prompted.has(callId)) continue
-        prompted.add(callId)
-        write(`${style.bold('approve?')} ${name}(${args}) · /approve ${callId} or /deny ${callId} [reason]`)
+      // By key, which the model cannot repeat: two calls of a step may share an id, or have none.
+      for (const { key, name, arguments: args } of pending) {
+        if (prompted.has(key)) continue
+        prompted.add(key)
+        write(`${style.bold('approve?')} ${name}(${args}) · /approve ${key} or /deny ${key} [reason]`)
       }
     },
     error: () => {},

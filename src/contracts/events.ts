@@ -70,7 +70,14 @@ export type BudgetExceededEvent = Live<'agent/budget/exceeded', BudgetPauseData>
 /** A tool call was dispatched: its `execute` is called now (R72). */
 export type ToolStartEvent = Live<
   'agent/tool/start',
-  { readonly turn: number; readonly step: number; readonly callId: string; readonly name: string }
+  {
+    readonly turn: number
+    readonly step: number
+    readonly callId: string
+    /** The call's position in its step (model order, from 0): it names the call when ids repeat. */
+    readonly index: number
+    readonly name: string
+  }
 >
 /**
  * A tool call's result is known (R72), before its durable `tool/call`/`tool/result` pair: every
@@ -82,6 +89,8 @@ export type ToolEndEvent = Live<
     readonly turn: number
     readonly step: number
     readonly callId: string
+    /** The call's position in its step (model order, from 0). */
+    readonly index: number
     readonly isError: boolean
     readonly code?: ToolResultCode
   }
@@ -164,7 +173,13 @@ export type TurnEndReason =
 export type ApprovalRequestData = {
   readonly turn: number
   readonly step: number
+  /** The model's id for the call, as it wrote it: it may repeat in a step, or be empty. */
   readonly callId: string
+  /**
+   * The call's position in its step (model order, from 0): what names the call, since the model
+   * chooses ids. Absent in logs written before it existed (the call is then found by its id).
+   */
+  readonly index?: number
   readonly name: string
   /** The call's arguments, as the model wrote them (JSON text). */
   readonly arguments: string
@@ -175,6 +190,8 @@ export type ApprovalDecisionData = {
   readonly turn: number
   readonly step: number
   readonly callId: string
+  /** The decided call's position in its step, as in its `approval/request` (absent in older logs). */
+  readonly index?: number
   readonly decision: 'approved' | 'denied'
   readonly reason?: string
   readonly source: MessageSource

@@ -86,7 +86,14 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
   ),
   event(
     'approval/request',
-    z.strictObject({ turn, step, callId: z.string(), name: z.string(), arguments: z.string() }),
+    z.strictObject({
+      turn,
+      step,
+      callId: z.string(),
+      index: z.int().min(0).optional(),
+      name: z.string(),
+      arguments: z.string(),
+    }),
   ),
   event(
     'approval/decision',
@@ -94,6 +101,7 @@ export const sessionEventSchema = z.discriminatedUnion('type', [
       turn,
       step,
       callId: z.string(),
+      index: z.int().min(0).optional(),
       decision: z.enum(['approved', 'denied']),
       reason: z.string().optional(),
       source: messageSourceSchema,

@@ -37,7 +37,6 @@ const listeners = async (session: string): Promise<number> => {
 it('R65, R62, R2: approve and deny check their arguments at once like the local calls, and store nothing when refused', async () => {
   const client = connectSessions(db.pool)
   const session = client.session('refused-decisions')
-  expect(() => session.approve('')).toThrow(InvalidInputError)
   expect(() => session.approve(42 as never)).toThrow(/approve\(\): callId/)
   expect(() => session.deny('c1', { reason: 5 } as never)).toThrow(/deny\(\): options\.reason/)
   expect(() => session.approve('c1', { why: 'x' } as never)).toThrow(/approve\(\)/)
