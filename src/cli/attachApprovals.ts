@@ -34,11 +34,14 @@ export const promptApprovals = (
   const prompted = new Set<string>()
   return session.approvals$.subscribe({
     next: (pending) => {
-      // By key, which the model cannot repeat: two calls of a step may share an id, or have none.
-      for (const { key, name, arguments: args } of pending) {
+      for (const { key, callId, name, arguments: args } of pending) {
         if (prompted.has(key)) continue
         prompted.add(key)
-        write(`${style.bold('approve?')} ${name}(${args}) · /approve ${key} or /deny ${key} [reason]`)
+        // The model's id when it names this call alone; else the key, which the model cannot
+        // repeat (two calls of a step may share an id, or have none).
+        const shared = callId === '' || pending.some((other) => other.key !== key && other.callId === callId)
+        const ref = shared ? key : callId
+        write(`${style.bold('approve?')} ${name}(${args}) · /approve ${ref} or /deny ${ref} [reason]`)
       }
     },
     error: () => {},
