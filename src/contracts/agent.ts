@@ -167,10 +167,8 @@ export type Agent = {
   /** Emits the pending approvals on subscribe, then after each change. */
   readonly approvals$: Observable<readonly PendingApproval[]>
   /**
-   * Lets a pending call run (R62). `call` is the approval's `key` (as `agent.approvals` lists
-   * it), or its `callId` when no other pending call shares it (`InvalidInputError`, listing the
-   * keys, when one does). Throws `ApprovalNotPendingError` when it names no call that waits for a
-   * decision. When the last pending call of the step is decided, the turn goes on.
+   * Lets a pending call run (R62); `call` is its `key` or an unshared `callId` (else invalid input,
+   * or `ApprovalNotPendingError`). When the last pending call of the step is decided, the turn goes on.
    */
   approve(call: string, options?: DecisionOptions): void
   /** Refuses a pending call: it gets an error result with code `DENIED` and the reason (R62). */
@@ -199,11 +197,8 @@ export type Agent = {
   /**
    * Cancels one tool call of the running batch (R71): its `ctx.signal` aborts, and its result is
    * an error with code `CANCELLED` and the reason, whatever its `execute` does after. The other
-   * calls and the turn go on; a call that waits for approval never runs. `call` is the call's key
-   * (`"turn.step.index"`, from `agent.approvals` or `agent/tool/start`), or its `callId` when no
-   * other unsettled call of the batch shares it (`InvalidInputError`, listing the keys, when one
-   * does). Returns `false` (and changes nothing) for a call that is unknown or already has its
-   * result.
+   * calls and the turn go on; a call that waits for approval never runs. `call` as for `approve`;
+   * `false` (and nothing changes) for a call that is unknown or already has its result.
    */
   cancelToolCall(call: string, options?: CancelToolCallOptions): boolean
   /**
