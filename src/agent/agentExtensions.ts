@@ -1,16 +1,22 @@
 import type { Observable } from 'rxjs'
 import type { Agent } from '../contracts/agent.js'
-import type { DecisionOptions } from '../contracts/approvals.js'
-import { ApprovalNotPendingError, ToolCallNotRunning } from '../contracts/errors.js'
-import type { AgentCancelCause, AgentMessageId, CancelOptions, SendInput } from '../contracts/messages.js'
+import { InvalidInputError, ToolCallNotRunning } from '../contracts/errors.js'
+import type {
+  AgentCancelCause,
+  AgentMessageId,
+  CancelOptions,
+  MessageSource,
+  SendInput,
+} from '../contracts/messages.js'
 import type { RemoteApplied, RemoteEdit, RemoteEditApplied, RemoteSend } from '../contracts/remote.js'
-import { selectIsPending, selectWakingHumanPrompts } from '../machine/selectors.js'
+import { selectWakingHumanPrompts } from '../machine/selectors.js'
 import type { DeliveryState } from '../machine/state.js'
 import type { Driver } from '../runtime/driver.js'
 import type { AgentExtensions } from '../runtime/extensions.js'
 import type { AddedPromptSubmit } from '../runtime/hookSet.js'
 import { acceptRemote } from './acceptRemote.js'
 import type { AgentParts } from './agentParts.js'
+import { pendingCall } from './humanCalls.js'
 import { refusalError } from './refusalError.js'
 import { applyRemoteRollback } from './remoteRollback.js'
 
@@ -115,14 +121,15 @@ export class Extensions implements AgentExtensions {
    */
   #decide(edit: Extract<RemoteEdit, { kind: 'decide' }>): RemoteEditApplied {
     const call = edit.decision === 'approved' ? 'approve()' : 'deny()'
-    if (!selectIsPending(this.#driver.getSnapshot(), edit.callId)) {
-      const { name, message } = new ApprovalNotPendingError(call, edit.callId)
+    const found = pendingCall(this.#driver, call, edit.callId)
+    if (found instanceof Error) {
+      const { name, message } = found
       this.#driver.send({ type: 'refuse', id: edit.request as AgentMessageId, error: { name, message } })
       return 'refused'
     }
-    const options = { source: edit.source, ...(edit.reason === undefined ? {} : { reason: edit.reason }) }
-    if (edit.decision === 'approved') this.#agent.approve(edit.callId, options as DecisionOptions)
-    else this.#agent.deny(edit.callId, options as DecisionOptions)
+    const { decision, reason } = edit
+    const source = edit.source as MessageSource
+    this.#driver.send({ type: 'decide', ...found.at, callId: found.callId, decision, reason, source })
     return 'applied'
   }
 
@@ -133,8 +140,16 @@ export class Extensions implements AgentExtensions {
    */
   #cancelCall(edit: Extract<RemoteEdit, { kind: 'cancel-call' }>): RemoteEditApplied {
     const options = edit.reason === undefined ? {} : { reason: edit.reason }
-    if (this.#agent.cancelToolCall(edit.callId, options)) return 'applied'
-    const { name, message } = new ToolCallNotRunning('cancelToolCall()', edit.callId)
+    let error: Error
+    try {
+      if (this.#agent.cancelToolCall(edit.callId, options)) return 'applied'
+      error = new ToolCallNotRunning('cancelToolCall()', edit.callId)
+    } catch (thrown) {
+      // An id two unsettled calls share: refused as the local call throws, never thrown here.
+      if (!(thrown instanceof InvalidInputError)) throw thrown
+      error = thrown
+    }
+    const { name, message } = error
     this.#driver.send({ type: 'refuse', id: edit.request as AgentMessageId, error: { name, message } })
     return 'refused'
   }

@@ -2,6 +2,7 @@ import type { PendingApproval } from '../contracts/approvals.js'
 import type { SessionEvent } from '../contracts/events.js'
 import { selectPendingCalls } from '../machine/selectors.js'
 import type { DeliveryState } from '../machine/state.js'
+import { callKey } from '../messages/callKey.js'
 
 const NONE: readonly PendingApproval[] = Object.freeze([])
 
@@ -22,14 +23,16 @@ export class ApprovalsView {
     // A call is listed once its request is in the transcript: while a step's requests are being
     // delivered one by one, subscribers of the first see only the requests written so far.
     const next: PendingApproval[] = []
-    for (const { turn, step, call } of selectPendingCalls(state)) {
-      const requestedSeq = requestSeq(events, call.id)
+    for (const { turn, step, index, call } of selectPendingCalls(state)) {
+      const requestedSeq = requestSeq(events, turn, step, index, call.id)
       if (requestedSeq > 0)
         next.push(
           Object.freeze({
             turn,
             step,
             callId: call.id,
+            index,
+            key: callKey(turn, step, index),
             name: call.name,
             arguments: call.arguments,
             requestedSeq,
@@ -41,14 +44,30 @@ export class ApprovalsView {
   }
 }
 
-/** The request is among the last events of the log: searched from the end. */
-const requestSeq = (events: readonly SessionEvent[], callId: string): number => {
+/**
+ * The request is among the last events of the log: searched from the end, by the call's place (a
+ * log written before requests held it names the call by its id).
+ */
+const requestSeq = (
+  events: readonly SessionEvent[],
+  turn: number,
+  step: number,
+  index: number,
+  callId: string,
+): number => {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i]
-    if (e?.type === 'approval/request' && e.data.callId === callId) return e.seq
+    if (e?.type === 'step/start') return 0
+    if (
+      e?.type === 'approval/request' &&
+      e.data.turn === turn &&
+      e.data.step === step &&
+      (e.data.index === undefined ? e.data.callId === callId : e.data.index === index)
+    )
+      return e.seq
   }
   return 0
 }
 
 const sameCalls = (a: readonly PendingApproval[], b: readonly PendingApproval[]): boolean =>
-  a.length === b.length && a.every((x, i) => x.callId === b[i]?.callId)
+  a.length === b.length && a.every((x, i) => x.key === b[i]?.key)

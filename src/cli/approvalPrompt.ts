@@ -43,7 +43,8 @@ export const approvalQuestion = (agent: Agent, columns: number): string | undefi
 export const answerApproval = (agent: Agent, answer: ApprovalAnswer): string[] => {
   const asked = askedApproval(agent)
   if (!asked) return ['no tool call waits for approval']
-  if (answer.kind === 'yes') agent.approve(asked.callId)
-  else agent.deny(asked.callId, answer.reason === undefined ? {} : { reason: answer.reason })
+  // By its key: the model may have given two calls one id (or an empty one).
+  if (answer.kind === 'yes') agent.approve(asked.key)
+  else agent.deny(asked.key, answer.reason === undefined ? {} : { reason: answer.reason })
   return []
 }

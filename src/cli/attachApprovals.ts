@@ -24,6 +24,15 @@ export const approvalLine = (event: SessionEvent, style: Style): string | undefi
   return style.dim(`  ${mark} ${callId} ${decision} (${source.kind})${reason ? `: ${reason}` : ''}`)
 }
 
+/**
+ * How to name `call` to the owner: the model's id when it names this call alone, else its key,
+ * which the model cannot repeat (two calls of a step may share an id, or have none).
+ */
+const callRef = (call: PendingApproval, pending: readonly PendingApproval[]): string =>
+  call.callId === '' || pending.some((other) => other.key !== call.key && other.callId === call.callId)
+    ? call.key
+    : call.callId
+
 /** What `promptApprovals` keeps: its subscription, and the call `y` and `n` answer now. */
 export type AttachApprovals = {
   readonly subscription: Subscription
@@ -48,11 +57,12 @@ export const promptApprovals = (
     next: (next) => {
       pending = next
       const first = next[0]
-      if (first?.callId === asked) return
-      asked = first?.callId
+      if (first?.key === asked) return
+      asked = first?.key
       if (!first) return
       const more = next.length > 1 ? ` (${next.length - 1} more wait)` : ''
-      const ids = `/approve ${first.callId} or /deny ${first.callId} [reason]`
+      const ref = callRef(first, next)
+      const ids = `/approve ${ref} or /deny ${ref} [reason]`
       write(`${style.bold(`approve ${first.name}(${first.arguments})?`)} ${ANSWER_HELP}${more} · ${ids}`)
     },
     error: () => {},
@@ -92,7 +102,7 @@ export const answerCommand = (
   asked: PendingApproval,
 ): { readonly kind: 'approve' | 'deny'; readonly callId: string; readonly reason?: string } =>
   answer.kind === 'yes'
-    ? { kind: 'approve', callId: asked.callId }
+    ? { kind: 'approve', callId: asked.key }
     : answer.reason === undefined
-      ? { kind: 'deny', callId: asked.callId }
-      : { kind: 'deny', callId: asked.callId, reason: answer.reason }
+      ? { kind: 'deny', callId: asked.key }
+      : { kind: 'deny', callId: asked.key, reason: answer.reason }

@@ -167,12 +167,12 @@ export type Agent = {
   /** Emits the pending approvals on subscribe, then after each change. */
   readonly approvals$: Observable<readonly PendingApproval[]>
   /**
-   * Lets a pending call run (R62). Throws `ApprovalNotPendingError` when `callId` does not wait
-   * for a decision. When the last pending call of the step is decided, the turn goes on.
+   * Lets a pending call run (R62); `call` is its `key` or an unshared `callId` (else invalid input,
+   * or `ApprovalNotPendingError`). When the last pending call of the step is decided, the turn goes on.
    */
-  approve(callId: string, options?: DecisionOptions): void
+  approve(call: string, options?: DecisionOptions): void
   /** Refuses a pending call: it gets an error result with code `DENIED` and the reason (R62). */
-  deny(callId: string, options?: DecisionOptions): void
+  deny(call: string, options?: DecisionOptions): void
   /**
    * Sets new budget limits, each above what is already used (`InvalidInputError` otherwise), and
    * continues a turn paused on its budget (R80).
@@ -197,10 +197,10 @@ export type Agent = {
   /**
    * Cancels one tool call of the running batch (R71): its `ctx.signal` aborts, and its result is
    * an error with code `CANCELLED` and the reason, whatever its `execute` does after. The other
-   * calls and the turn go on; a call that waits for approval never runs. Returns `false` (and
-   * changes nothing) for an id that is unknown or already has its result.
+   * calls and the turn go on; a call that waits for approval never runs. `call` as for `approve`;
+   * `false` (and nothing changes) for a call that is unknown or already has its result.
    */
-  cancelToolCall(callId: string, options?: CancelToolCallOptions): boolean
+  cancelToolCall(call: string, options?: CancelToolCallOptions): boolean
   /**
    * `acceptsNextStep` as a stream (R82): the current value on subscribe, then each change, in the
    * order of the events that changed it: it opens before a claim's `running` and closes right

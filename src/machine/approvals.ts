@@ -1,6 +1,7 @@
 import type { ApprovalDecisionData } from '../contracts/events.js'
 import type { AgentMessage, ToolResultBlock } from '../contracts/messages.js'
 import type { ApprovalSlot, Turn } from './activity.js'
+import { turnAt } from './callRef.js'
 import type { Decision, InputOf } from './inputs.js'
 import { pause, unpause } from './pause.js'
 import { withTurn } from './records.js'
@@ -35,7 +36,14 @@ export const approvalsChecked = (
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i]
       if (slots[i] !== 'pending' || !call) continue
-      const data = { turn: turn.turn, step, callId: call.id, name: call.name, arguments: call.arguments }
+      const data = {
+        turn: turn.turn,
+        step,
+        callId: call.id,
+        index: i,
+        name: call.name,
+        arguments: call.arguments,
+      }
       r.durable({ type: 'approval/request', data })
       r.live({ type: 'agent/approval/requested', agentId: r.state.agentId, ...data })
     }
@@ -48,11 +56,10 @@ export const approvalsChecked = (
   }
 }
 
-/** `approve(callId)` / `deny(callId)` (R62): the façade checked that it is pending. */
-export const decide = (r: Reduction, decision: InputOf<'decide'>): void => {
-  const turn = pausedTurn(r)
-  const index = turn ? pendingIndex(turn, decision.callId) : -1
-  if (turn && index >= 0) decideAt(r, turn, index, decision)
+/** `approve(call)` / `deny(call)` (R62): the façade checked that the call at that place is pending. */
+export const decide = (r: Reduction, { activity, step, index, ...decision }: InputOf<'decide'>): void => {
+  const turn = turnAt(r.state, { activity, step, index }, 'pending')
+  if (turn) decideAt(r, turn, index, decision)
 }
 
 /** R66: the limit ran out; the call is denied, never approved. */
@@ -119,7 +126,7 @@ const SYSTEM = Object.freeze({ kind: 'system' })
 export const decideAt = (r: Reduction, turn: Turn, index: number, d: Decision): void => {
   const call = turn.draft.toolCalls[index]
   if (!call) return
-  r.durable({ type: 'approval/decision', data: decisionData(turn, d) })
+  r.durable({ type: 'approval/decision', data: decisionData(turn, index, d) })
   const approvals = [...(turn.approvals ?? [])]
   approvals[index] = d.decision
   const next = withTurn(turn, { approvals })
@@ -136,11 +143,12 @@ export const decideAt = (r: Reduction, turn: Turn, index: number, d: Decision): 
   }
 }
 
-const decisionData = (turn: Turn, d: Decision): ApprovalDecisionData => {
+const decisionData = (turn: Turn, index: number, d: Decision): ApprovalDecisionData => {
   const data: { -readonly [K in keyof ApprovalDecisionData]: ApprovalDecisionData[K] } = {
     turn: turn.turn,
     step: turn.step,
     callId: d.callId,
+    index,
     decision: d.decision,
     source: d.source,
   }
@@ -166,13 +174,6 @@ const pausedTurn = (r: Reduction): Turn | undefined => {
     ? a
     : undefined
 }
-
-const pendingIndex = (turn: Turn, callId: string): number =>
-  turn.draft.toolCalls.findIndex((call, i) => call.id === callId && turn.approvals?.[i] === 'pending')
-
-/** Whether `callId` waits for a decision in this state (the façade's check before `decide`). */
-export const isPendingApproval = (turn: Turn | undefined, callId: string): boolean =>
-  turn !== undefined && !turn.abort && turn.phase === 'tools' && pendingIndex(turn, callId) >= 0
 
 const textOf = (message: AgentMessage): string =>
   message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n')

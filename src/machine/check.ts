@@ -1,6 +1,6 @@
 import type { SendOptions } from '../contracts/messages.js'
+import { type CallAt, isInScope, sameCall } from './callRef.js'
 import type { Input } from './inputs.js'
-import { selectIsCancellable, selectIsPending } from './selectors.js'
 import { activeWork, type DeliveryState, dequeuingHead } from './state.js'
 
 /**
@@ -14,10 +14,10 @@ export type Ahead = readonly Input[]
 export type Request =
   /** A send, with the agent's `maxQueued` (R47–R49). */
   | { readonly kind: 'send'; readonly options: SendOptions; readonly maxQueued: number | undefined }
-  /** `approve(callId)` / `deny(callId)` (R62). */
-  | { readonly kind: 'decide'; readonly callId: string }
-  /** `cancelToolCall(callId)` (R71). */
-  | { readonly kind: 'cancel-call'; readonly callId: string }
+  /** `approve(call)` / `deny(call)` (R62): `callId` is what the caller passed, for the error. */
+  | { readonly kind: 'decide'; readonly at: CallAt; readonly callId: string }
+  /** `cancelToolCall(call)` (R71). */
+  | { readonly kind: 'cancel-call'; readonly at: CallAt; readonly callId: string }
 
 /** Why a request is refused, as data: the façade turns it into the error the contract names. */
 export type Refusal =
@@ -40,11 +40,11 @@ export const check = (state: DeliveryState, ahead: Ahead, request: Request): Ref
     case 'send':
       return checkSend(state, ahead, request.options, request.maxQueued)
     case 'decide':
-      return selectIsPending(state, request.callId) && !decidedAhead(state, ahead, request.callId)
+      return isInScope(state, request.at, 'pending') && !decidedAhead(state, ahead, request.at)
         ? undefined
         : { kind: 'not-pending', callId: request.callId }
     case 'cancel-call':
-      return selectIsCancellable(state, request.callId) && !decidedAhead(state, ahead, request.callId)
+      return isInScope(state, request.at, 'unsettled') && !decidedAhead(state, ahead, request.at)
         ? undefined
         : { kind: 'not-running', callId: request.callId }
   }
@@ -90,18 +90,18 @@ const sendsAhead = (ahead: Ahead): { readonly queued: number; readonly waking: n
 }
 
 /**
- * Whether something waiting will decide or end call `callId` first (R62–R64, R71): a decision or
+ * Whether something waiting will decide or end the call at `at` first (R62–R64, R71): a decision or
  * cancel of that call, or a send with `onApproval: 'deny'`, a cancel, an interrupting send or a
  * dispose, which end every pending call. A `cancel()` already reduced whose abort has not run yet
  * (`cancelling`) ends them too (R25): a decision made from its `cancel-requested` is late.
  */
-const decidedAhead = (s: DeliveryState, ahead: Ahead, callId: string): boolean => {
+const decidedAhead = (s: DeliveryState, ahead: Ahead, at: CallAt): boolean => {
   if (s.cancelling) return true
   for (const input of ahead) {
     switch (input.type) {
       case 'decide':
       case 'cancel-call':
-        if (input.callId === callId) return true
+        if (sameCall(input, at)) return true
         break
       case 'cancel':
       case 'dispose':

@@ -41,8 +41,16 @@ export type InjectSend = {
   readonly deny?: boolean | undefined
 }
 
+/**
+ * A call of the running batch by its position: what `decide` and `cancel-call` inputs carry. The
+ * model chooses call ids and may repeat one in a step (or send an empty one), so a decision or a
+ * cancel names the call's place, never its id (R62, R71, V9).
+ */
+export type CallAt = { readonly activity: number; readonly step: number; readonly index: number }
+
 /** A decision on one pending approval (R62, R63, R66). */
 export type Decision = {
+  /** The model's id of the call, for the record (the call is named by its position). */
   readonly callId: string
   readonly decision: 'approved' | 'denied'
   readonly reason?: string | undefined
@@ -76,10 +84,10 @@ export type Command =
    * it settles `refused`, in order with everything else, and the settlement is journaled.
    */
   | { readonly type: 'refuse'; readonly id: AgentMessageId; readonly error: RefusalData }
-  /** `approve(callId)` / `deny(callId)` (R62). */
-  | ({ readonly type: 'decide' } & Decision)
-  /** `cancelToolCall(callId, {reason})` (R71): that call alone settles `CANCELLED`. */
-  | { readonly type: 'cancel-call'; readonly callId: string; readonly reason?: string | undefined }
+  /** `approve(call)` / `deny(call)` (R62): the call by its position, resolved by the façade. */
+  | ({ readonly type: 'decide' } & Decision & CallAt)
+  /** `cancelToolCall(call, {reason})` (R71): that call alone settles `CANCELLED`. */
+  | ({ readonly type: 'cancel-call'; readonly reason?: string | undefined } & CallAt)
   /** `raiseBudget(limits)` (R80): new limits, checked against the usage by the façade. */
   | { readonly type: 'raise-budget'; readonly limits: BudgetLimits }
   /** `rollback(turns)` (R77): the messages go back to the end of turn `toTurn` (0: before any). */

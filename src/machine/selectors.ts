@@ -2,7 +2,7 @@ import type { StepText } from '../contracts/agent.js'
 import type { BudgetUsage, SessionUsage } from '../contracts/events.js'
 import type { AgentMessageId, AgentStatus, ToolCallBlock } from '../contracts/messages.js'
 import { isHumanPrompt } from '../messages/isHumanPrompt.js'
-import { cancellableIndex } from './cancelCall.js'
+import { resolveCall } from './callRef.js'
 import { fifoToArray } from './fifo.js'
 import { itemSource, itemWakes } from './queuedItem.js'
 import { type DeliveryState, isQuiescent } from './state.js'
@@ -44,21 +44,24 @@ export const selectWakingHumanPrompts = (s: DeliveryState): number => {
 /** The calls of the running step that wait for a decision (R61), in model order. */
 export const selectPendingCalls = (
   s: DeliveryState,
-): readonly { readonly turn: number; readonly step: number; readonly call: ToolCallBlock }[] => {
+): readonly {
+  readonly turn: number
+  readonly step: number
+  readonly index: number
+  readonly call: ToolCallBlock
+}[] => {
   const a = s.activity
   if (a?.kind !== 'turn' || a.abort || !a.approvals?.includes('pending')) return []
-  return a.draft.toolCalls.flatMap((call, i) =>
-    a.approvals?.[i] === 'pending' ? [{ turn: a.turn, step: a.step, call }] : [],
+  return a.draft.toolCalls.flatMap((call, index) =>
+    a.approvals?.[index] === 'pending' ? [{ turn: a.turn, step: a.step, index, call }] : [],
   )
 }
 
-/** Whether `approve(callId)` / `deny(callId)` would decide something now (R62). */
-export const selectIsPending = (s: DeliveryState, callId: string): boolean =>
-  selectPendingCalls(s).some(({ call }) => call.id === callId)
-
-/** Whether call `callId` of the running batch has no result yet, so it can be cancelled (R71). */
-export const selectIsCancellable = (s: DeliveryState, callId: string): boolean =>
-  cancellableIndex(s.activity?.kind === 'turn' ? s.activity : undefined, callId) >= 0
+/**
+ * What `approve(ref)` / `deny(ref)` (scope `'pending'`, R62) or `cancelToolCall(ref)` (scope
+ * `'unsettled'`, R71) would act on now: a key names its call, a model id the one call that has it.
+ */
+export const selectCall = resolveCall
 
 /** `agent.usage` (R73): the same frozen object until a request's usage is written. */
 export const selectUsage = (s: DeliveryState): SessionUsage => s.usage

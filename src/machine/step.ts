@@ -104,10 +104,10 @@ export const modelComplete = (r: Reduction, { activity, step }: InputOf<'model/c
       ? 'max-steps'
       : undefined
   if (finish === 'max-tokens' || stop) {
-    for (const call of toolCalls) {
+    for (const [index, call] of toolCalls.entries()) {
       const code = stop === 'budget' ? 'NOT_RUN_BUDGET' : stop ? 'NOT_RUN_MAX_STEPS' : 'NOT_RUN_MAX_TOKENS'
       const result = errorResult(call.id, code, NOT_RUN_TEXT[code])
-      toolEnded(r, turn, result)
+      toolEnded(r, turn, index, result)
       r.durable({ type: 'tool/call', data: { turn: turn.turn, step, call } })
       r.durable({ type: 'tool/result', data: { turn: turn.turn, step, result } })
     }

@@ -27,7 +27,8 @@ export const toolStarted = (r: Reduction, { activity, step, index }: InputOf<'to
   started[index] = true
   r.setActivity(withTurn(turn, { started }))
   const { agentId } = r.state
-  r.live({ type: 'agent/tool/start', agentId, turn: turn.turn, step, callId: call.id, name: call.name })
+  const start = { turn: turn.turn, step, callId: call.id, index, name: call.name }
+  r.live({ type: 'agent/tool/start', agentId, ...start })
 }
 
 /**
@@ -46,7 +47,7 @@ export const toolResult = (
 export const takeOutcome = (r: Reduction, turn: Turn, index: number, outcome: ToolOutcome): void => {
   const calls = turn.draft.toolCalls.length
   if (index >= calls || settled(turn, index)) return
-  toolEnded(r, turn, outcome.result)
+  toolEnded(r, turn, index, outcome.result)
   const outcomes = [...(turn.outcomes ?? [])]
   outcomes[index] = outcome
   // After an abort, outcomes are only kept: the unwind records the whole batch (R25).
@@ -94,7 +95,7 @@ export const abortBatch = (r: Reduction, turn: Turn): void => {
         turn.approvals?.[i] === 'pending'
           ? abortedWhilePending(call.id)
           : aborted(call.id, turn.started?.[i] === true)
-      toolEnded(r, turn, result)
+      toolEnded(r, turn, i, result)
       outcome = { result, concluded: false }
     }
     next = record(r, next, outcome)
@@ -127,7 +128,7 @@ export const toolsFailed = (r: Reduction, { activity, step, error }: InputOf<'to
     let outcome = turn.outcomes?.[i]
     if (!outcome) {
       const result = errorResult(call.id, 'TOOL_ERROR', `Not run: the tool runner failed: ${text}`)
-      toolEnded(r, turn, result)
+      toolEnded(r, turn, i, result)
       outcome = { result, concluded: false }
     }
     next = record(r, next, outcome)

@@ -29,17 +29,34 @@ type Scan = {
   stepOpen: boolean
   budget: boolean
   content: readonly ContentBlock[]
-  requests: Map<string, LoggedApproval>
-  reasons: Map<string, string>
+  /** By the call's place in the step: the model may give two calls one id (V9). */
+  requests: (LoggedApproval | undefined)[]
+  reasons: (string | undefined)[]
   recorded: number
 }
 
 const fresh = (scan: Scan): void => {
   scan.content = []
-  scan.requests = new Map()
-  scan.reasons = new Map()
+  scan.requests = []
+  scan.reasons = []
   scan.recorded = 0
   scan.budget = false
+}
+
+const callsOf = (content: readonly ContentBlock[]): ToolCallBlock[] =>
+  content.filter((b): b is ToolCallBlock => b.type === 'tool-call')
+
+/**
+ * The place of the call an `approval/request` or `approval/decision` is about: its `index`, or,
+ * in a log written before events held it, the first call with that id in the state `slot` asks.
+ */
+const placeOf = (
+  scan: Scan,
+  data: { readonly callId: string; readonly index?: number },
+  slot: (s: LoggedApproval | undefined) => boolean,
+): number => {
+  if (data.index !== undefined) return data.index
+  return callsOf(scan.content).findIndex((call, i) => call.id === data.callId && slot(scan.requests[i]))
 }
 
 /** Reads the log once, from the start. Pure. */
@@ -48,8 +65,8 @@ export const findPausedTurn = (history: readonly SessionEvent[]): PausedTurn | u
     stepOpen: false,
     budget: false,
     content: [],
-    requests: new Map(),
-    reasons: new Map(),
+    requests: [],
+    reasons: [],
     recorded: 0,
   }
   for (const event of history) {
@@ -72,13 +89,18 @@ export const findPausedTurn = (history: readonly SessionEvent[]): PausedTurn | u
       case 'assistant/message':
         scan.content = event.data.content
         break
-      case 'approval/request':
-        scan.requests.set(event.data.callId, 'pending')
+      case 'approval/request': {
+        const at = placeOf(scan, event.data, (slot) => slot === undefined)
+        if (at >= 0) scan.requests[at] = 'pending'
         break
-      case 'approval/decision':
-        if (scan.requests.has(event.data.callId)) scan.requests.set(event.data.callId, event.data.decision)
-        if (event.data.reason !== undefined) scan.reasons.set(event.data.callId, event.data.reason)
+      }
+      case 'approval/decision': {
+        const at = placeOf(scan, event.data, (slot) => slot === 'pending')
+        if (at < 0 || scan.requests[at] === undefined) break
+        scan.requests[at] = event.data.decision
+        if (event.data.reason !== undefined) scan.reasons[at] = event.data.reason
         break
+      }
       case 'tool/result':
         scan.recorded++
         break
@@ -90,11 +112,11 @@ export const findPausedTurn = (history: readonly SessionEvent[]): PausedTurn | u
     }
   }
   if (scan.turn === undefined || scan.step === undefined) return undefined
-  const calls = scan.content.filter((b): b is ToolCallBlock => b.type === 'tool-call')
+  const calls = callsOf(scan.content)
   const base = { turn: scan.turn, step: scan.step, content: scan.content, calls, recorded: scan.recorded }
   if (!scan.stepOpen && scan.budget) return { ...base, reason: 'budget', approvals: [], reasons: [] }
-  const approvals = calls.map((call) => scan.requests.get(call.id))
+  const approvals = calls.map((_, i) => scan.requests[i])
   const waits = approvals.some((slot, i) => slot === 'pending' && i >= scan.recorded)
-  const reasons = calls.map((call) => scan.reasons.get(call.id))
+  const reasons = calls.map((_, i) => scan.reasons[i])
   return scan.stepOpen && waits ? { ...base, reason: 'approval', approvals, reasons } : undefined
 }

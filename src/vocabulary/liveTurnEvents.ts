@@ -48,7 +48,14 @@ export const liveTurnEvents = [
   /** A budget limit was passed and the turn paused at its step boundary (R80). */
   live('agent/budget/exceeded', budgetPauseShape),
   /** A tool call was dispatched: its `execute` is called now (R72). */
-  live('agent/tool/start', { turn: liveTurn, step: position, callId: z.string(), name: z.string() }),
+  live('agent/tool/start', {
+    turn: liveTurn,
+    step: position,
+    callId: z.string(),
+    /** The call's position in its step (model order, from 0): it names the call when ids repeat. */
+    index: countFromZero,
+    name: z.string(),
+  }),
   /**
    * A tool call's result is known (R72), before its durable `tool/call`/`tool/result` pair: every
    * call of a step gets one, whether it ran, was denied, cancelled or never dispatched.
@@ -57,6 +64,8 @@ export const liveTurnEvents = [
     turn: liveTurn,
     step: position,
     callId: z.string(),
+    /** The call's position in its step (model order, from 0). */
+    index: countFromZero,
     isError: z.boolean(),
     code: z.optional(z.enum(toolResultCodes)),
   }),

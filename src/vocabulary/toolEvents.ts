@@ -2,13 +2,19 @@
 import * as z from 'zod/mini'
 import { messageSourceSchema, toolCallBlockSchema, toolResultBlockSchema } from '../messages/schemas.js'
 import { durable } from './durable.js'
-import { flag, messageId, position } from './leaves.js'
+import { countFromZero, flag, messageId, position } from './leaves.js'
 
 /** A tool call that waits for approval (R61); its live `agent/approval/requested` holds the same. */
 export const approvalRequestShape = {
   turn: position,
   step: position,
+  /** The model's id for the call, as it wrote it: it may repeat in a step, or be empty. */
   callId: z.string(),
+  /**
+   * The call's position in its step (model order, from 0): what names the call, since the model
+   * chooses ids. Absent in logs written before it existed (the call is then found by its id).
+   */
+  index: z.optional(countFromZero),
   name: z.string(),
   /** The call's arguments, as the model wrote them (JSON text). */
   arguments: z.string(),
@@ -23,6 +29,8 @@ export const toolEvents = [
     turn: position,
     step: position,
     callId: z.string(),
+    /** The decided call's position in its step, as in its `approval/request` (absent in older logs). */
+    index: z.optional(countFromZero),
     decision: z.enum(['approved', 'denied']),
     reason: z.optional(z.string()),
     source: messageSourceSchema,

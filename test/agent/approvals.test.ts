@@ -97,6 +97,7 @@ describe('R61: a call that needs approval pauses the turn', () => {
       turn: 1,
       step: 1,
       callId: 'c1',
+      index: 0,
       decision: 'denied',
       reason: 'too dangerous',
       source: { kind: 'user' },

@@ -13,6 +13,7 @@ const start = (callId: string, name: string): AgentEvent => ({
   turn: 1,
   step: 1,
   callId,
+  index: 0,
   name,
 })
 const end = (callId: string): AgentEvent => ({
@@ -21,6 +22,7 @@ const end = (callId: string): AgentEvent => ({
   turn: 1,
   step: 1,
   callId,
+  index: 0,
   isError: false,
 })
 

@@ -26,13 +26,21 @@ import {
 } from '../support/pauseFixtures.js'
 
 const request = (call: typeof c1) =>
-  durable('approval/request', { turn: 1, step: 1, callId: call.id, name: call.name, arguments: '{}' })
+  durable('approval/request', {
+    turn: 1,
+    step: 1,
+    callId: call.id,
+    index: call.id === 'c2' ? 1 : 0,
+    name: call.name,
+    arguments: '{}',
+  })
 const requested = (call: typeof c1) =>
   live({
     type: 'agent/approval/requested',
     turn: 1,
     step: 1,
     callId: call.id,
+    index: call.id === 'c2' ? 1 : 0,
     name: call.name,
     arguments: '{}',
   })

@@ -45,7 +45,15 @@ describe('decide (R62)', () => {
       [
         decisionOf({ callId: 'c1', decision: 'denied', reason: 'too risky' }),
         runningStatus,
-        live({ type: 'agent/tool/end', turn: 1, step: 1, callId: 'c1', isError: true, code: 'DENIED' }),
+        live({
+          type: 'agent/tool/end',
+          turn: 1,
+          step: 1,
+          callId: 'c1',
+          index: 0,
+          isError: true,
+          code: 'DENIED',
+        }),
         durable('tool/call', { turn: 1, step: 1, call: c1 }),
         durable('tool/result', { turn: 1, step: 1, result: deniedResultOf('c1', 'too risky') }),
       ],
@@ -67,6 +75,7 @@ describe('decide (R62)', () => {
           turn: 1,
           step: 1,
           callId: 'c2',
+          index: 1,
           decision: 'approved',
           source: { kind: 'plugin', plugin: 'p' },
         }),
@@ -121,7 +130,8 @@ describe('decide (R62)', () => {
 
   const ignored: readonly IgnoredRow[] = [
     ['R62: a call that is not pending is not decided', paused(), approve('c2')],
-    ['R62: an unknown call is not decided', paused(), deny('c9')],
+    ['R62: a place the step has no call at is not decided', paused(), deny('c9', undefined, { index: 5 })],
+    ['R62: a call of another step is not decided', paused(), approve('c1', { step: 2 })],
     ['R62: a call decided already is not decided again', pausedOn(['approved', undefined]), deny('c1')],
     [
       'R64: nothing is decided once a cancel hit the pause',
@@ -144,6 +154,7 @@ describe('approval/timeout (R66)', () => {
           turn: 1,
           step: 1,
           callId: 'c1',
+          index: 0,
           decision: 'denied',
           source: { kind: 'system' },
           reason: 'timeout',

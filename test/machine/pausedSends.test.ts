@@ -17,6 +17,7 @@ import {
 } from '../support/machineFixtures.js'
 import {
   deniedResultOf,
+  deny,
   denyingFollowup,
   denyingInject,
   denyingSteer,
@@ -32,6 +33,7 @@ const deniedBy = (id: string, callId = 'c1') =>
     turn: 1,
     step: 1,
     callId,
+    index: callId === 'c2' ? 1 : 0,
     decision: 'denied',
     source: { kind: 'user' },
     reason: id,
@@ -150,11 +152,7 @@ describe("sends while paused (R63): 'deny' decides in the send's own step, 'hold
     [
       'R63/R20b: a steer held across the pause is drained after the decision, before step/end',
       paused(),
-      [
-        steer('s1'),
-        ran(1, 'c2'),
-        { type: 'decide', callId: 'c1', decision: 'denied', source: { kind: 'user' } },
-      ],
+      [steer('s1'), ran(1, 'c2'), deny('c1')],
       [
         'enqueue(s1,steering)',
         'tool/end(c2)',

@@ -39,7 +39,7 @@ describe('steps: the tool batch (R16, R21, R25)', () => {
       turning({ phase: 'tools', draft: calls }),
       [result(0, 'c1')],
       [
-        live({ type: 'agent/tool/end', turn: 1, step: 1, callId: 'c1', isError: false }),
+        live({ type: 'agent/tool/end', turn: 1, step: 1, callId: 'c1', index: 0, isError: false }),
         durable('tool/call', { turn: 1, step: 1, call: call('c1') }),
         durable('tool/result', {
           turn: 1,
@@ -84,7 +84,7 @@ describe('steps: the tool batch (R16, R21, R25)', () => {
       turning({ phase: 'tools', draft: calls }),
       [started(0), started(0), result(1, 'c2'), result(0, 'c1')],
       [
-        live({ type: 'agent/tool/start', turn: 1, step: 1, callId: 'c1', name: 'read' }),
+        live({ type: 'agent/tool/start', turn: 1, step: 1, callId: 'c1', index: 0, name: 'read' }),
         'tool/end(c2)',
         'tool/end(c1)',
         'tool/call(read)',

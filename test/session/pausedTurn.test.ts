@@ -23,13 +23,25 @@ const asked = (...ids: string[]): Draft => ({
   type: 'assistant/message',
   data: { ...at, content: ids.map(call), usage: { inputTokens: 3, outputTokens: 4 } },
 })
-const request = (callId: string): Draft => ({
+const request = (callId: string, index?: number): Draft => ({
   type: 'approval/request',
-  data: { ...at, callId, name: 'shell', arguments: '{}' },
+  data: { ...at, callId, ...(index === undefined ? {} : { index }), name: 'shell', arguments: '{}' },
 })
-const decision = (callId: string, decision: 'approved' | 'denied', reason?: string): Draft => ({
+const decision = (
+  callId: string,
+  decision: 'approved' | 'denied',
+  reason?: string,
+  index?: number,
+): Draft => ({
   type: 'approval/decision',
-  data: { ...at, callId, decision, source: { kind: 'user' }, ...(reason ? { reason } : {}) },
+  data: {
+    ...at,
+    callId,
+    ...(index === undefined ? {} : { index }),
+    decision,
+    source: { kind: 'user' },
+    ...(reason ? { reason } : {}),
+  },
 })
 const result = (toolCallId: string): Draft => ({
   type: 'tool/result',
@@ -83,6 +95,32 @@ describe('findPausedTurn (R65)', () => {
         { type: 'turn/end', data: { turn: 1, reason: { kind: 'aborted' } } },
       ),
       undefined,
+    ],
+    [
+      'V9/R65: two calls that share an id are told apart by their place: the second still waits',
+      log(
+        ...start,
+        asked('c1', 'c1'),
+        request('c1', 0),
+        request('c1', 1),
+        decision('c1', 'approved', undefined, 0),
+      ),
+      paused({
+        content: [call('c1'), call('c1')],
+        calls: [call('c1'), call('c1')],
+        approvals: ['approved', 'pending'],
+        reasons: [undefined, undefined],
+      }),
+    ],
+    [
+      'V9/R65: a log without places finds a shared id in model order: a decision is the first pending one',
+      log(...start, asked('c1', 'c1'), request('c1'), request('c1'), decision('c1', 'denied', 'no')),
+      paused({
+        content: [call('c1'), call('c1')],
+        calls: [call('c1'), call('c1')],
+        approvals: ['denied', 'pending'],
+        reasons: ['no', undefined],
+      }),
     ],
     [
       'R80: a budget/pause after the step: paused on the budget',

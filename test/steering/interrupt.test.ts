@@ -302,10 +302,11 @@ describe('R71, R72: cancel one tool call; the live tool lifecycle', () => {
     expect(JSON.stringify(result)).toContain('Reason: slow')
   })
 
-  it('R71, R2: unknown, empty or settled ids are false or InvalidInputError, and change nothing', async () => {
+  it('R71, R2: unknown, empty or settled ids are false, a non-string InvalidInputError; nothing changes', async () => {
     const { agent, bothStarted, release } = cancelAgent()
     expect(agent.cancelToolCall('c1')).toBe(false)
-    expect(() => agent.cancelToolCall('')).toThrow(InvalidInputError)
+    // The model may send an empty id, so '' is a reference like any other: no call has it here.
+    expect(agent.cancelToolCall('')).toBe(false)
     expect(() => agent.cancelToolCall(42 as never)).toThrow(InvalidInputError)
     expect(() => agent.cancelToolCall('c1', { reason: 3 } as never)).toThrow(InvalidInputError)
     expect(() => agent.cancelToolCall('c1', { why: 'x' } as never)).toThrow(InvalidInputError)

@@ -5,6 +5,7 @@
  */
 import type { ToolResultBlock } from '../../src/contracts/messages.js'
 import type { ApprovalSlot, Turn } from '../../src/machine/activity.js'
+import type { CallAt } from '../../src/machine/callRef.js'
 import type { Decision, Input } from '../../src/machine/inputs.js'
 import type { DeliveryState } from '../../src/machine/state.js'
 import { call, draft, durable, live, type make, msg, text, turn, turning } from './machineFixtures.js'
@@ -39,15 +40,20 @@ export const checked = (needs: readonly boolean[], failures: readonly unknown[] 
 
 const USER_SOURCE = { kind: 'user' } as const
 
-export const approve = (callId: string, more: Partial<Decision> = {}): Input => ({
+/** The fixture step's call `callId` by its place: `c1` first, `c2` second (R62 names calls so). */
+const at = (callId: string): CallAt => ({ activity: 1, step: 1, index: callId === 'c2' ? 1 : 0 })
+
+export const approve = (callId: string, more: Partial<Decision & CallAt> = {}): Input => ({
   type: 'decide',
+  ...at(callId),
   callId,
   decision: 'approved',
   source: USER_SOURCE,
   ...more,
 })
-export const deny = (callId: string, reason?: string, more: Partial<Decision> = {}): Input => ({
+export const deny = (callId: string, reason?: string, more: Partial<Decision & CallAt> = {}): Input => ({
   type: 'decide',
+  ...at(callId),
   callId,
   decision: 'denied',
   source: USER_SOURCE,
@@ -115,7 +121,13 @@ export const runningStatus = live({ type: 'agent/status', status: 'running' })
 
 /** An `approval/decision` of step 1.1 by the user, with `data` on top. */
 export const decisionOf = (data: Record<string, unknown>) =>
-  durable('approval/decision', { turn: 1, step: 1, source: { kind: 'user' }, ...data })
+  durable('approval/decision', {
+    turn: 1,
+    step: 1,
+    index: data.callId === 'c2' ? 1 : 0,
+    source: { kind: 'user' },
+    ...data,
+  })
 
 /** The state's activity: the tools phase of step 1.1 with `t` on top. */
 export const inTurn = (t: Partial<Turn>) => ({ activity: turn({ phase: 'tools', draft: twoCalls, ...t }) })

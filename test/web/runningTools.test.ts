@@ -10,12 +10,21 @@ const start = (callId: string, turn: number, t?: number): TimelineEntry => ({
   seq: ++seq,
   ...(t === undefined ? {} : { t }),
   stream: 'events',
-  event: { type: 'agent/tool/start', agentId, turn, step: 1, callId, name: `tool-${callId}` },
+  event: { type: 'agent/tool/start', agentId, turn, step: 1, callId, index: 0, name: `tool-${callId}` },
 })
 const end = (callId: string, turn: number): TimelineEntry => ({
   seq: ++seq,
   stream: 'events',
-  event: { type: 'agent/tool/end', agentId, turn, step: 1, callId, isError: true, code: 'CANCELLED' },
+  event: {
+    type: 'agent/tool/end',
+    agentId,
+    turn,
+    step: 1,
+    callId,
+    index: 0,
+    isError: true,
+    code: 'CANCELLED',
+  },
 })
 const turnEnd = (turn: number): TimelineEntry => ({
   seq: ++seq,

@@ -17,6 +17,8 @@ const element = <K extends keyof HTMLElementTagNameMap>(tag: K, testId: string, 
 const approvalItem = (approval: PendingApproval, actions: ApprovalActions): HTMLElement => {
   const li = element('li', 'approval')
   li.dataset.callId = approval.callId
+  // The key names the call even when the model gave two calls one id (or an empty one).
+  const key = approval.key ?? approval.callId
   const name = element('strong', 'approval-name', approval.name)
   const args = element('code', 'approval-arguments', approval.arguments)
   const reason = element('input', 'approval-reason')
@@ -26,13 +28,13 @@ const approvalItem = (approval: PendingApproval, actions: ApprovalActions): HTML
   const approve = element('button', 'approve', 'Approve')
   const deny = element('button', 'deny', 'Deny')
   for (const button of [approve, deny]) button.type = 'button'
-  approve.addEventListener('click', () => actions.approve(approval.callId, reason.value))
-  deny.addEventListener('click', () => actions.deny(approval.callId, reason.value))
+  approve.addEventListener('click', () => actions.approve(key, reason.value))
+  deny.addEventListener('click', () => actions.deny(key, reason.value))
   // Enter in the reason box denies: a reason is mostly given for a refusal.
   reason.addEventListener('keydown', (event) => {
     if (event.key !== 'Enter') return
     event.preventDefault()
-    actions.deny(approval.callId, reason.value)
+    actions.deny(key, reason.value)
   })
   li.append(name, args, reason, approve, deny)
   return li

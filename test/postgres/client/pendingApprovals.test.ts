@@ -9,10 +9,34 @@ import { PendingApprovals } from '../../../src/postgres/client/pendingApprovals.
 
 let seq = 0
 const at = (type: string, data: object): SessionEvent => ({ seq: ++seq, type, data }) as SessionEvent
-const request = (callId: string) =>
-  at('approval/request', { turn: 1, step: 1, callId, name: 'shell', arguments: `{"id":"${callId}"}` })
-const decision = (callId: string) =>
-  at('approval/decision', { turn: 1, step: 1, callId, decision: 'approved', source: { kind: 'user' } })
+const indexOf = (callId: string) => (callId === 'c2' ? 1 : 0)
+const request = (callId: string, index = indexOf(callId)) =>
+  at('approval/request', {
+    turn: 1,
+    step: 1,
+    callId,
+    index,
+    name: 'shell',
+    arguments: `{"id":"${callId}"}`,
+  })
+const decision = (callId: string, index?: number) =>
+  at('approval/decision', {
+    turn: 1,
+    step: 1,
+    callId,
+    ...(index === undefined ? {} : { index }),
+    decision: 'approved',
+    source: { kind: 'user' },
+  })
+const asked = (...ids: string[]) =>
+  at('assistant/message', {
+    turn: 1,
+    step: 1,
+    content: ids.map((id) => ({ type: 'tool-call', id, name: 'shell', arguments: '{}' })),
+  })
+/** A request as logs wrote it before requests held the call's place. */
+const oldRequest = (callId: string) =>
+  at('approval/request', { turn: 1, step: 1, callId, name: 'shell', arguments: '{}' })
 const result = (callId: string) =>
   at('tool/result', { turn: 1, step: 1, result: { type: 'tool-result', toolCallId: callId, content: [] } })
 
@@ -27,7 +51,7 @@ describe('R61, R65: pending approvals folded from a transcript', () => {
   it('R61: a request waits, with its data and the seq of its request, frozen', () => {
     const r = request('c1')
     const list = fold([at('turn/start', { turn: 1 }), at('step/start', { turn: 1, step: 1 }), r])
-    expect(list).toEqual([{ ...r.data, requestedSeq: r.seq }])
+    expect(list).toEqual([{ ...r.data, key: '1.1.0', requestedSeq: r.seq }])
     expect(Object.isFrozen(list)).toBe(true)
     expect(Object.isFrozen(list[0])).toBe(true)
   })
@@ -47,6 +71,33 @@ describe('R61, R65: pending approvals folded from a transcript', () => {
     ['a new turn leaves none', [request('c1'), at('turn/start', { turn: 2 })], []],
   ])('R61, R62: %s', (_name, events, expected) => {
     expect(ids(events as SessionEvent[])).toEqual(expected)
+  })
+
+  it('V9, R65: two calls that share an id (or have an empty one) are listed apart, each decided and answered by its place', () => {
+    const start = [
+      at('turn/start', { turn: 1 }),
+      at('step/start', { turn: 1, step: 1 }),
+      asked('c1', 'c1', ''),
+    ]
+    const requests = [request('c1', 0), request('c1', 1), request('', 2)]
+    expect(fold([...start, ...requests]).map((a) => [a.callId, a.key])).toEqual([
+      ['c1', '1.1.0'],
+      ['c1', '1.1.1'],
+      ['', '1.1.2'],
+    ])
+    expect(fold([...start, ...requests, decision('c1', 0)]).map((a) => a.key)).toEqual(['1.1.1', '1.1.2'])
+    // Results are recorded in model order: the first one answers call 0 only.
+    expect(fold([...start, ...requests, result('c1')]).map((a) => a.key)).toEqual(['1.1.1', '1.1.2'])
+    expect(fold([...start, ...requests, decision('c1', 1), decision('', 2)]).map((a) => a.key)).toEqual([
+      '1.1.0',
+    ])
+  })
+
+  it('R65: a log written before requests held the call place finds each by its id, in model order', () => {
+    const start = [at('turn/start', { turn: 1 }), at('step/start', { turn: 1, step: 1 }), asked('c1', 'c1')]
+    const requests = [oldRequest('c1'), oldRequest('c1')]
+    expect(fold([...start, ...requests]).map((a) => a.key)).toEqual(['1.1.0', '1.1.1'])
+    expect(fold([...start, ...requests, decision('c1')]).map((a) => a.key)).toEqual(['1.1.1'])
   })
 
   it('R65: the list is the same object while nothing pending changes', () => {

@@ -37,7 +37,6 @@ const listeners = async (session: string): Promise<number> => {
 it('R65, R62, R2: approve and deny check their arguments at once like the local calls, and store nothing when refused', async () => {
   const client = connectSessions(db.pool)
   const session = client.session('refused-decisions')
-  expect(() => session.approve('')).toThrow(InvalidInputError)
   expect(() => session.approve(42 as never)).toThrow(/approve\(\): callId/)
   expect(() => session.deny('c1', { reason: 5 } as never)).toThrow(/deny\(\): options\.reason/)
   expect(() => session.approve('c1', { why: 'x' } as never)).toThrow(/approve\(\)/)
@@ -70,7 +69,16 @@ it('R65, R61, R62, V9: a client sees the pause in approvals$, approves, and the 
   const events = await committedEvents(db.pool, 'approved-remotely')
   const request = events.find((e) => e.type === 'approval/request')
   expect(lists.at(-1)).toEqual([
-    { turn: 1, step: 1, callId: 'c1', name: 'shell', arguments: '{"cmd":"ls"}', requestedSeq: request?.seq },
+    {
+      turn: 1,
+      step: 1,
+      callId: 'c1',
+      index: 0,
+      key: '1.1.0',
+      name: 'shell',
+      arguments: '{"cmd":"ls"}',
+      requestedSeq: request?.seq,
+    },
   ])
   expect(lists.at(-1)).toEqual(owner.agent.approvals)
   expect(Object.isFrozen(lists.at(-1))).toBe(true)
@@ -83,7 +91,7 @@ it('R65, R61, R62, V9: a client sees the pause in approvals$, approves, and the 
     (e) => e.type === 'approval/decision',
   )
   expect(decisions.map((e) => e.data)).toEqual([
-    { turn: 1, step: 1, callId: 'c1', decision: 'approved', source: { kind: 'user' } },
+    { turn: 1, step: 1, callId: 'c1', index: 0, decision: 'approved', source: { kind: 'user' } },
   ])
   await until(() => lists.at(-1)?.length === 0, 'the empty list')
   await owner.agent.whenIdle()
@@ -198,6 +206,41 @@ it('R56, R61, R80: followers see a pause live: status paused, approval requested
   expect(seen.some((e) => e.type === 'agent/approval/requested' && e.callId === 'c1')).toBe(true)
   following.unsubscribe()
   publishing.unsubscribe()
+  await owner.release()
+  await client.close()
+})
+
+it('V9, R65, R62: two calls with one id are listed apart by key; a remote decision by the shared id is refused, by key it decides', async () => {
+  const client = connectSessions(db.pool, { pollMs: 100 })
+  const remote = client.session('shared-ids-remotely')
+  const owner = await approvalOwner(db.pool, 'shared-ids-remotely', [
+    { toolCalls: [callShell('c1', 'rm /tmp/a'), callShell('c1', 'rm /')] },
+    'done',
+  ])
+  const lists: (readonly PendingApproval[])[] = []
+  const following = remote.approvals$.subscribe((list) => lists.push(list))
+  await remote.followup('go')
+  await until(() => lists.at(-1)?.length === 2, 'both pending approvals')
+  expect(lists.at(-1)?.map((a) => [a.callId, a.key, a.arguments])).toEqual([
+    ['c1', '1.1.0', '{"cmd":"rm /tmp/a"}'],
+    ['c1', '1.1.1', '{"cmd":"rm /"}'],
+  ])
+  expect(lists.at(-1)).toEqual(owner.agent.approvals)
+  // Ambiguous: the owner refuses it under its own id (its record holds the InvalidInputError that
+  // lists the keys; the client reads a refused decision back as not pending) and is unharmed.
+  await expect(remote.approve('c1')).rejects.toThrow(ApprovalNotPendingError)
+  expect(owner.agent.approvals).toHaveLength(2)
+  await remote.approve('1.1.0')
+  await remote.deny('1.1.1', { reason: 'never' })
+  await owner.agent.whenIdle()
+  await owner.agent.session.flush()
+  expect(owner.ran).toEqual(['rm /tmp/a'])
+  const results = owner.agent.session.events.flatMap((e) =>
+    e.type === 'tool/result' ? [e.data.result.code ?? 'ok'] : [],
+  )
+  expect(results).toEqual(['ok', 'DENIED'])
+  expect(owner.failures).toEqual([])
+  following.unsubscribe()
   await owner.release()
   await client.close()
 })

@@ -29,7 +29,7 @@ describe('R71: remote tool call cancel rows', () => {
   })
 
   it('R71, R2: a bad call id or options throw InvalidInputError naming cancelToolCall()', () => {
-    expect(() => remoteCancelToolCall('', undefined)).toThrow(/^cancelToolCall\(\): callId/)
+    expect(() => remoteCancelToolCall(7 as never, undefined)).toThrow(/^cancelToolCall\(\): callId/)
     expect(() => remoteCancelToolCall(7, undefined)).toThrow(InvalidInputError)
     expect(() => remoteCancelToolCall('c1', { reason: 1 })).toThrow(/^cancelToolCall\(\): options\.reason/)
     expect(() => remoteCancelToolCall('c1', { why: 'x' })).toThrow(InvalidInputError)
@@ -49,7 +49,7 @@ describe('R71: remote tool call cancel rows', () => {
   const good = JSON.parse(JSON.stringify(remoteCancelToolCall('c1', { reason: 'r' })))
   it.each([
     ['a reason that is not text', { ...good, reason: null }],
-    ['an empty call id', { ...good, callId: '' }],
+    ['a call id that is not text', { ...good, callId: 7 }],
     ['no call id', { ...good, callId: undefined }],
     ['a key too many', { ...good, extra: 1 }],
     ['no request id', { ...good, request: '' }],

@@ -40,7 +40,7 @@ describe('R65: remote decision rows', () => {
   })
 
   it('R65, R2: a bad call id or options throw InvalidInputError naming approve() or deny()', () => {
-    expect(() => remoteDecide('approved', '', undefined)).toThrow(/^approve\(\): callId/)
+    expect(() => remoteDecide('approved', 7 as never, undefined)).toThrow(/^approve\(\): callId/)
     expect(() => remoteDecide('denied', 'c1', { reason: 1 })).toThrow(/^deny\(\): options\.reason/)
     expect(() => remoteDecide('denied', 'c1', { source: {} })).toThrow(InvalidInputError)
     expect(() => remoteDecide('denied', 'c1', 'no')).toThrow(InvalidInputError)
@@ -63,7 +63,7 @@ describe('R65: remote decision rows', () => {
     ['no source', { ...noReason, source: undefined }],
     ['a source that is not one', { ...good, source: { kind: 7 } }],
     ['a reason that is not text', { ...good, reason: null }],
-    ['an empty call id', { ...good, callId: '' }],
+    ['a call id that is not text', { ...good, callId: 7 }],
     ['a key too many', { ...good, extra: 1 }],
     ['no request id', { ...good, request: '' }],
   ])('R65: a row with %s is a SessionStoreError naming the row', (_name, record) => {

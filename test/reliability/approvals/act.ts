@@ -4,7 +4,15 @@
  * from a subscriber (where calls wait in the trampoline: what they throw is judged there, and
  * whether an accepted decision was applied at the end, checks.ts).
  */
-import { type Agent, type AgentMessageId, ApprovalNotPendingError, type Outcome } from '../../../src/index.js'
+import {
+  type Agent,
+  type AgentMessageId,
+  ApprovalNotPendingError,
+  InvalidInputError,
+  type Outcome,
+  type PendingApproval,
+} from '../../../src/index.js'
+import { decisionKey, kOf } from './pendingInLog.js'
 import type { DecideOp, Op, SendOp } from './plan.js'
 import type { Process, Run } from './process.js'
 
@@ -19,15 +27,16 @@ export type Calls = {
 
 export const newCalls = (): Calls => ({ sent: new Map(), settledIn: new Map(), count: 0 })
 
-const pendingIds = (agent: Agent) => agent.approvals.map((a) => a.callId)
+/** The pending calls by key: the model's ids may repeat in a step, or be empty. */
+const pendingKeys = (agent: Agent) => agent.approvals.map((a) => a.key)
 
-/** The decision this process wrote for `callId` (at most one: checked at the end of the run). */
-const decisionOf = (p: Process, callId: string) =>
-  p.durable.find((e) => e.type === 'approval/decision' && e.data.callId === callId)
+/** The decision this process wrote for the call `key` (at most one: checked at the end of the run). */
+const decisionOf = (p: Process, key: string) =>
+  p.durable.find((e) => e.type === 'approval/decision' && decisionKey(e.data) === key)
 
 const send = (run: Run, calls: Calls, p: Process, op: SendOp, topLevel: boolean): void => {
   const agent = p.agent
-  const before = pendingIds(agent)
+  const before = pendingKeys(agent)
   const reacted = run.reacted
   const text = `${op.kind[0]}${++calls.count}`
   const options = op.onApproval === undefined ? undefined : { onApproval: op.onApproval }
@@ -46,22 +55,22 @@ const send = (run: Run, calls: Calls, p: Process, op: SendOp, topLevel: boolean)
   // A subscriber may decide in the same call (after the send): then the send is not judged alone.
   if (!topLevel || before.length === 0 || run.reacted !== reacted) return
   if (op.onApproval !== 'deny') {
-    const after = pendingIds(agent)
+    const after = pendingKeys(agent)
     if (after.join() !== before.join())
       run.problems.push(
         `R63: ${text} with onApproval '${op.onApproval ?? 'hold'}' changed [${before}] to [${after}]`,
       )
     return
   }
-  for (const callId of before) {
-    const d = decisionOf(p, callId)
+  for (const key of before) {
+    const d = decisionOf(p, key)
     if (
       d?.type !== 'approval/decision' ||
       d.data.decision !== 'denied' ||
       d.data.byMessage !== id ||
       d.data.reason !== text
     )
-      run.problems.push(`R63: ${text} with onApproval 'deny' did not deny ${callId} with its text and id`)
+      run.problems.push(`R63: ${text} with onApproval 'deny' did not deny ${key} with its text and id`)
   }
 }
 
@@ -74,10 +83,10 @@ const decide = (run: Run, p: Process, op: DecideOp, topLevel: boolean): void => 
       : agent.deny(callId, op.reason ? { reason: 'no way' } : undefined)
   if (op.stale) {
     const decided = p.agent.session.events.flatMap((e) =>
-      e.type === 'approval/decision' ? [e.data.callId] : [],
+      e.type === 'approval/decision' ? [decisionKey(e.data)] : [],
     )
     const callId = decided[op.pick % Math.max(1, decided.length)] ?? 'never-asked'
-    if (pendingIds(agent).includes(callId)) return
+    if (pendingKeys(agent).includes(callId)) return
     const seen = agent.session.events.length
     try {
       call(callId)
@@ -92,16 +101,58 @@ const decide = (run: Run, p: Process, op: DecideOp, topLevel: boolean): void => 
   }
   const target = pending[op.pick % Math.max(1, pending.length)]
   if (target === undefined) return
-  call(target.callId)
+  const { key } = target
+  // By key, or (odd picks) by the model's id, which names the call only when no other pending one has it.
+  // While a step's requests are delivered one by one, a call may be pending before it is listed:
+  // an id shared in the step may be refused as ambiguous even when the list shows it once.
+  const byId = op.pick % 2 === 1
+  const shared = pending.filter((a) => a.callId === target.callId).length > 1
+  if (byId && !decidedById(run, p, op, target, call, shared)) return
+  if (!byId) call(key)
   // Accepted, it decides: from a subscriber once the delivery is out, at top level before it returns.
   const expected = op.kind === 'approve' ? 'approved' : 'denied'
-  p.accepted.push({ callId: target.callId, decision: expected })
+  p.accepted.push({ key, k: kOf(target.arguments), decision: expected })
   if (!topLevel) return
-  const d = decisionOf(p, target.callId)
+  const d = decisionOf(p, key)
   if (d?.type !== 'approval/decision' || d.data.decision !== expected || d.data.source.kind !== 'user')
-    run.problems.push(`R62: ${op.kind}(${target.callId}) wrote no ${expected} decision by the user`)
-  if (pendingIds(agent).includes(target.callId))
-    run.problems.push(`R62: ${target.callId} still pending after ${op.kind}`)
+    run.problems.push(`R62: ${op.kind}(${key}) wrote no ${expected} decision by the user`)
+  if (pendingKeys(agent).includes(key)) run.problems.push(`R62: ${key} still pending after ${op.kind}`)
+}
+
+/**
+ * A decision by the model's id: it decides the call when no other pending call has that id, and
+ * is otherwise `InvalidInputError` naming the keys, which changes nothing. Whether it decided.
+ */
+const decidedById = (
+  run: Run,
+  p: Process,
+  op: DecideOp,
+  target: PendingApproval,
+  call: (ref: string) => void,
+  shared: boolean,
+): boolean => {
+  const seen = p.agent.session.events.length
+  const events = p.agent.session.events
+  let sameId = 0
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]
+    if (e?.type !== 'assistant/message') continue
+    sameId = e.data.content.filter((b) => b.type === 'tool-call' && b.id === target.callId).length
+    break
+  }
+  try {
+    call(target.callId)
+  } catch (error) {
+    // Refused for another reason (a cancel ahead in a subscriber's delivery): the caller judges it.
+    if (!(error instanceof InvalidInputError)) throw error
+    if (!error.message.includes(target.key) || sameId < 2)
+      run.problems.push(`R62: ${op.kind}(${JSON.stringify(target.callId)}) threw ${String(error)}`)
+    if (p.agent.session.events.length !== seen) run.problems.push(`R62: an ambiguous ${op.kind} wrote events`)
+    return false
+  }
+  if (shared)
+    run.problems.push(`R62: ${op.kind}(${JSON.stringify(target.callId)}) of a shared id did not throw`)
+  return true
 }
 
 /** Calls `op` on process `p` (never a restart: the run does those). */

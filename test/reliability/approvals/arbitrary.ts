@@ -17,15 +17,20 @@ import {
 const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary })
 const delay = fc.integer({ min: 0, max: 4 })
 
-const callArb: fc.Arbitrary<CallPlan> = fc.record({
-  tool: fc.oneof(
-    w(5, fc.constant('gate' as const)),
-    w(2, fc.constant('maybe' as const)),
-    w(3, fc.constant('plain' as const)),
-  ),
-  d: delay,
-  n: fc.nat(5),
-})
+const callArb: fc.Arbitrary<CallPlan> = fc.record(
+  {
+    tool: fc.oneof(
+      w(5, fc.constant('gate' as const)),
+      w(2, fc.constant('maybe' as const)),
+      w(3, fc.constant('plain' as const)),
+    ),
+    d: delay,
+    n: fc.nat(5),
+    // Ids the model chose badly: one repeated within the step, or none at all (V9).
+    id: fc.oneof(w(2, fc.constant('repeat' as const)), w(1, fc.constant('empty' as const))),
+  },
+  { requiredKeys: ['tool', 'd', 'n'] },
+)
 const replyArb: fc.Arbitrary<Reply> = fc.record({
   gap: delay,
   calls: fc.oneof(w(1, fc.constant([])), w(5, fc.array(callArb, { minLength: 1, maxLength: 3 }))),

@@ -15,34 +15,50 @@
  */
 import type { SessionEvent } from '../../../src/index.js'
 import { createConservationTracker } from '../../../src/operators/conservationStep.js'
+import { decisionKey, kOf, requestKeys } from './pendingInLog.js'
 import type { RunResult } from './run.js'
 
 const textOf = (e: Extract<SessionEvent, { type: 'tool/result' }>) =>
   e.data.result.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
 
+/**
+ * Calls are told apart by their tool argument `k` (unique in a run), never by the model's id,
+ * which may repeat in a step or be empty; a `tool/result` belongs to the `tool/call` right
+ * before it (R21, checked here too).
+ */
+const resultOwners = (events: readonly SessionEvent[]): Map<number, string> => {
+  const owners = new Map<number, string>()
+  events.forEach((e, i) => {
+    const before = events[i - 1]
+    if (e.type === 'tool/result' && before?.type === 'tool/call')
+      owners.set(e.seq, kOf(before.data.call.arguments))
+  })
+  return owners
+}
+
 const checkResults = (events: readonly SessionEvent[]): string[] => {
   const problems: string[] = []
   const asked = events.flatMap((e) =>
     e.type === 'assistant/message'
-      ? e.data.content.flatMap((b) => (b.type === 'tool-call' ? [b.id] : []))
+      ? e.data.content.flatMap((b) => (b.type === 'tool-call' ? [kOf(b.arguments)] : []))
       : [],
   )
   const calls = new Map<string, number>()
   const results = new Map<string, number>()
   events.forEach((e, i) => {
     if (e.type === 'tool/call') {
-      calls.set(e.data.call.id, (calls.get(e.data.call.id) ?? 0) + 1)
+      const k = kOf(e.data.call.arguments)
+      calls.set(k, (calls.get(k) ?? 0) + 1)
       const next = events[i + 1]
       if (next?.type !== 'tool/result' || next.data.result.toolCallId !== e.data.call.id)
-        problems.push(`R21: tool/call ${e.data.call.id} (seq ${e.seq}) is not followed by its result`)
-    } else if (e.type === 'tool/result') {
-      const id = e.data.result.toolCallId
-      results.set(id, (results.get(id) ?? 0) + 1)
-    }
+        problems.push(`R21: tool/call ${k} (seq ${e.seq}) is not followed by its result`)
+      else results.set(k, (results.get(k) ?? 0) + 1)
+    } else if (e.type === 'tool/result' && events[i - 1]?.type !== 'tool/call')
+      problems.push(`R21: tool/result ${e.data.result.toolCallId} (seq ${e.seq}) follows no tool/call`)
   })
-  for (const id of asked)
-    if (calls.get(id) !== 1 || results.get(id) !== 1)
-      problems.push(`V9: ${id} has ${calls.get(id) ?? 0} tool/call and ${results.get(id) ?? 0} tool/result`)
+  for (const k of asked)
+    if (calls.get(k) !== 1 || results.get(k) !== 1)
+      problems.push(`V9: ${k} has ${calls.get(k) ?? 0} tool/call and ${results.get(k) ?? 0} tool/result`)
   return problems
 }
 
@@ -50,19 +66,25 @@ const checkDecisions = (events: readonly SessionEvent[]): string[] => {
   const problems: string[] = []
   const requested = new Map<string, number>()
   const decided = new Map<string, Extract<SessionEvent, { type: 'approval/decision' }>>()
+  // A decision names its call by its key; a request names k too (its arguments).
+  const kByKey = new Map<string, string>()
+  const owners = resultOwners(events)
   for (const e of events) {
     if (e.type === 'approval/request') {
-      if (requested.has(e.data.callId)) problems.push(`R61: ${e.data.callId} requested twice`)
-      requested.set(e.data.callId, e.seq)
+      const k = kOf(e.data.arguments)
+      if (requested.has(k)) problems.push(`R61: ${k} requested twice`)
+      requested.set(k, e.seq)
+      kByKey.set(decisionKey(e.data), k)
+      if (e.data.index === undefined) problems.push(`R61: the request of ${k} does not say its place`)
     } else if (e.type === 'approval/decision') {
-      const id = e.data.callId
+      const id = kByKey.get(decisionKey(e.data)) ?? `${e.data.callId}@${decisionKey(e.data)}`
       if (!requested.has(id)) problems.push(`R62: ${id} decided (seq ${e.seq}) with no request before it`)
       if (decided.has(id)) problems.push(`R62: ${id} decided twice`)
       decided.set(id, e)
       if (e.data.source.kind === 'system' && (e.data.decision !== 'denied' || e.data.reason !== 'timeout'))
         problems.push(`R66: the system decided ${id} ${e.data.decision} (${e.data.reason})`)
     } else if (e.type === 'tool/result') {
-      const id = e.data.result.toolCallId
+      const id = owners.get(e.seq) ?? e.data.result.toolCallId
       const code = e.data.result.code
       const d = decided.get(id)?.data
       if (!requested.has(id)) {
@@ -81,11 +103,13 @@ const checkDecisions = (events: readonly SessionEvent[]): string[] => {
 export const checkRun = ({ run, processes, calls, fates }: RunResult): string[] => {
   const events = run.disk.events
   const problems = [...run.problems, ...checkResults(events), ...checkDecisions(events)]
-  const approved = new Set(
+  const keys = requestKeys(events)
+  const approvedKeys = new Set(
     events.flatMap((e) =>
-      e.type === 'approval/decision' && e.data.decision === 'approved' ? [e.data.callId] : [],
+      e.type === 'approval/decision' && e.data.decision === 'approved' ? [decisionKey(e.data)] : [],
     ),
   )
+  const approved = new Set([...keys].flatMap(([k, key]) => (approvedKeys.has(key) ? [k] : [])))
   for (const p of processes) {
     for (const [id, n] of p.executed) {
       if (n > 1) problems.push(`V9: ${id} ran ${n} times in process ${p.index}`)
@@ -95,16 +119,17 @@ export const checkRun = ({ run, processes, calls, fates }: RunResult): string[] 
     // An accepted decision is applied unless an input applied before it decided or aborted the
     // call: a send made later, from a subscriber of an input ahead of it, is placed depth-first
     // (docs/decisions.md, ordering), so it can overtake a decision the façade already accepted.
-    for (const { callId, decision } of p.accepted) {
+    const owners = resultOwners(p.durable)
+    for (const { key, k, decision } of p.accepted) {
       const ended = p.durable.some(
         (e) =>
-          (e.type === 'approval/decision' && e.data.callId === callId) ||
-          (e.type === 'tool/result' &&
-            e.data.result.toolCallId === callId &&
-            e.data.result.code === 'ABORTED'),
+          (e.type === 'approval/decision' && decisionKey(e.data) === key) ||
+          (e.type === 'tool/result' && owners.get(e.seq) === k && e.data.result.code === 'ABORTED'),
       )
       if (!ended)
-        problems.push(`R62: a decision ${decision} of ${callId} returned, and process ${p.index} wrote none`)
+        problems.push(
+          `R62: a decision ${decision} of ${k} (${key}) returned, and process ${p.index} wrote none`,
+        )
     }
     if (p.crashed) continue
     const books = createConservationTracker(p.initial)

@@ -9,10 +9,18 @@ import fc from 'fast-check'
 /**
  * `gate`: always needs approval. `maybe`: a predicate of the call's number `n` decides (`n % 3`:
  * 0 needs none, 1 needs it, 2 throws, which counts as needing it). `plain`: never needs it.
- * Each answers `d` frames after it runs (at once for 0).
+ * Each answers `d` frames after it runs (at once for 0). The model's id for the call is its own
+ * unless `id` says otherwise: `repeat` reuses the id of the call before it in the reply (as a
+ * model may), `empty` is `''` (the AI SDK adapter passes any id through). The tool's own `k`
+ * argument stays unique, so the checks tell calls apart by it and by their place (V9).
  */
 export type ToolKind = 'gate' | 'maybe' | 'plain'
-export type CallPlan = { readonly tool: ToolKind; readonly d: number; readonly n: number }
+export type CallPlan = {
+  readonly tool: ToolKind
+  readonly d: number
+  readonly n: number
+  readonly id?: 'repeat' | 'empty'
+}
 /** A model reply `gap` frames after the request: tool calls, or text that ends the turn. */
 export type Reply = { readonly gap: number; readonly calls: readonly CallPlan[] }
 
@@ -79,7 +87,9 @@ export class ApprovalSchedule {
       '  model replies (in request order; later ones: text):',
     ]
     plan.replies.forEach((r, i) => {
-      const calls = r.calls.map((c) => `${c.tool}(n=${c.n}, d=${c.d})`).join(' ')
+      const calls = r.calls
+        .map((c) => `${c.tool}(n=${c.n}, d=${c.d}${c.id ? `, id: ${c.id}` : ''})`)
+        .join(' ')
       lines.push(`    #${i + 1} after ${r.gap}: ${calls || 'text'}`)
     })
     if (plan.timeoutMs !== null) lines.push(`  approvalTimeoutMs: ${plan.timeoutMs}`)

@@ -19,6 +19,7 @@ import {
 } from '../../../src/index.js'
 import { label } from '../../../src/testing.js'
 import type { Disk } from './disk.js'
+import { decisionKey, requestKeys } from './pendingInLog.js'
 import type { CallPlan, Plan, ToolKind } from './plan.js'
 
 /** Whether a call of `tool` numbered `n` needs approval (`maybe`'s predicate throws at n % 3 = 2). */
@@ -34,7 +35,11 @@ export type Process = {
   /** Executions of calls that need approval, by call id. */
   readonly executed: Map<string, number>
   /** Decisions `approve()` and `deny()` accepted (they did not throw). */
-  readonly accepted: { readonly callId: string; readonly decision: 'approved' | 'denied' }[]
+  readonly accepted: {
+    readonly key: string
+    readonly k: string
+    readonly decision: 'approved' | 'denied'
+  }[]
   /** What its inbox held when it opened (R51): outstanding for R30 before any event. */
   readonly initial: readonly AgentMessageId[]
   /** The process died (`crash()`): what it had not flushed is lost. */
@@ -55,10 +60,13 @@ export type Run = {
   reacted: number
 }
 
-const approved = (events: readonly SessionEvent[], callId: string): boolean =>
-  events.some(
-    (e) => e.type === 'approval/decision' && e.data.callId === callId && e.data.decision === 'approved',
+/** Whether the log approves the call whose tool argument `k` is this one, by its place (V9). */
+const approved = (events: readonly SessionEvent[], k: string): boolean => {
+  const key = requestKeys(events).get(k)
+  return events.some(
+    (e) => e.type === 'approval/decision' && decisionKey(e.data) === key && e.data.decision === 'approved',
   )
+}
 
 const toolsOf = (run: Run, process: () => Process) => {
   const parameters = z.object({ k: z.string(), n: z.number(), d: z.number() })
@@ -101,9 +109,12 @@ const modelOf = (run: Run) => (): Observable<ModelEvent> => {
     ]
     return reply === undefined ? of(...text) : cold(run, reply.gap, text)
   }
+  const ids: string[] = []
   const calls = reply.calls.map((c: CallPlan, i): ModelEvent => {
     const k = `c${index + 1}.${i + 1}`
-    return { type: 'tool-call', id: k, name: c.tool, arguments: JSON.stringify({ k, n: c.n, d: c.d }) }
+    const id = c.id === 'empty' ? '' : c.id === 'repeat' ? (ids[i - 1] ?? k) : k
+    ids.push(id)
+    return { type: 'tool-call', id, name: c.tool, arguments: JSON.stringify({ k, n: c.n, d: c.d }) }
   })
   return cold(run, reply.gap, [...calls, { type: 'finish', reason: 'tool-calls' }])
 }

@@ -59,4 +59,31 @@ export const APPROVAL_REGRESSIONS: readonly ApprovalRegression[] = [
       finally: 'approve',
     }),
   },
+  // The model gave two calls of a step one id: decisions and the reopened pause were keyed by
+  // it, so after approving the first and a reopen the second had no result and nobody was asked.
+  {
+    name: 'V9, R65: two calls with one id, the first approved, then a reopen: the second is asked and answered',
+    schedule: new ApprovalSchedule({
+      replies: [
+        {
+          gap: 0,
+          calls: [
+            { tool: 'gate', d: 0, n: 1 },
+            { tool: 'gate', d: 0, n: 2, id: 'repeat' },
+            { tool: 'gate', d: 0, n: 3, id: 'empty' },
+          ],
+        },
+      ],
+      steps: [
+        { t: 0, op: { kind: 'followup' } },
+        { t: 2, op: { kind: 'approve', pick: 0 } },
+        { t: 4, op: { kind: 'restart', crash: false } },
+        { t: 6, op: { kind: 'deny', pick: 1 } },
+        { t: 8, op: { kind: 'restart', crash: true } },
+      ],
+      reactions: [],
+      timeoutMs: null,
+      finally: 'alternate',
+    }),
+  },
 ]

@@ -9,7 +9,7 @@ import { TestScheduler } from 'rxjs/testing'
 import type { AgentMessageId, Outcome } from '../../../src/index.js'
 import { act, type Calls, newCalls } from './act.js'
 import { Disk } from './disk.js'
-import { pendingInLog } from './pendingInLog.js'
+import { decisionKey, pendingInLog } from './pendingInLog.js'
 import type { ApprovalSchedule } from './plan.js'
 import { openProcess, type Process, type Run } from './process.js'
 import { subscribeReactions } from './reactions.js'
@@ -66,11 +66,11 @@ export const runApprovalSchedule = async (schedule: ApprovalSchedule): Promise<R
   /** `dispose()` (or a crash, then `dispose()` to stop what still runs), then the next process. */
   const restart = async (frame: number, crash: boolean): Promise<void> => {
     const old = current
-    const pending = old.agent.approvals.map((a) => a.callId)
+    const pending = old.agent.approvals.map((a) => a.key)
     // R65: reaching the pause was a checkpoint, so its requests are on the disk whatever happens now.
-    for (const callId of pending)
-      if (!run.disk.events.some((e) => e.type === 'approval/request' && e.data.callId === callId))
-        run.problems.push(`R65: process ${old.index} is paused on ${callId}, whose request is not flushed`)
+    for (const key of pending)
+      if (!run.disk.events.some((e) => e.type === 'approval/request' && decisionKey(e.data) === key))
+        run.problems.push(`R65: process ${old.index} is paused on ${key}, whose request is not flushed`)
     let disposed = false
     segment(frame, () => {
       if (crash) {
@@ -96,7 +96,7 @@ export const runApprovalSchedule = async (schedule: ApprovalSchedule): Promise<R
     })
     // R65: the pause is reopened as the log has it (after a clean dispose, as it was).
     const expected = crash ? pendingInLog(run.disk.events) : pending
-    const now = current.agent.approvals.map((a) => a.callId)
+    const now = current.agent.approvals.map((a) => a.key)
     if (now.join() !== expected.join())
       run.problems.push(`R65: process ${current.index} reopened on [${now}], the log holds [${expected}]`)
     if (expected.length > 0 !== (current.agent.status === 'paused'))
@@ -107,7 +107,7 @@ export const runApprovalSchedule = async (schedule: ApprovalSchedule): Promise<R
 
   /** At a frame's start the unwinds are over: the approvals are the log's, and only they pause. */
   const checkPause = (where: string): void => {
-    const listed = current.agent.approvals.map((a) => a.callId)
+    const listed = current.agent.approvals.map((a) => a.key)
     const inLog = pendingInLog(current.agent.session.events)
     if (listed.join() !== inLog.join())
       run.problems.push(`R61: approvals [${listed}] ≠ the log's [${inLog}] ${where}`)
@@ -139,12 +139,12 @@ export const runApprovalSchedule = async (schedule: ApprovalSchedule): Promise<R
     }
     const policy = schedule.plan.finally
     segment(Number.POSITIVE_INFINITY, () => {
-      for (const { callId } of agent.approvals) {
+      for (const { key } of agent.approvals) {
         // A subscriber may have decided it in the meantime.
-        if (!agent.approvals.some((a) => a.callId === callId)) continue
+        if (!agent.approvals.some((a) => a.key === key)) continue
         const yes = policy === 'approve' || (policy === 'alternate' && decided++ % 2 === 0)
-        if (yes) agent.approve(callId)
-        else agent.deny(callId)
+        if (yes) agent.approve(key)
+        else agent.deny(key)
       }
     })
   }
