@@ -5,21 +5,30 @@
  * the CommonJS declarations, it checks dist/aisdk.d.ts (or .d.cts), libraries included, and a
  * small app that passes that version's model and call settings to `fromLanguageModel`.
  *
- * `@ai-sdk/provider` is mapped to the devDependency of each version (`@ai-sdk/provider` is 4.x,
- * `@ai-sdk/provider-v3` an alias of 3.x), so no registry is needed. Only problems in our
+ * `@ai-sdk/provider` is mapped to each version's install: 3.x is the devDependency, 4.x is in
+ * scripts/ai-sdk-7/, the line of Node 22 that `npm run test:ai-sdk-7` installs (it runs before this
+ * in `npm test`; without it this check fails and says so). Only problems in our
  * declarations and the app count: the provider's own declarations want `@types/json-schema`,
  * which an app that checks libraries installs (docs/models.md).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
 
 const root = join(import.meta.dirname, '..')
 const providers = [
-  { version: 3, types: join(root, 'node_modules/@ai-sdk/provider-v3/dist/index.d.ts') },
-  { version: 4, types: join(root, 'node_modules/@ai-sdk/provider/dist/index.d.ts') },
+  { version: 3, types: join(root, 'node_modules/@ai-sdk/provider/dist/index.d.ts') },
+  { version: 4, types: join(root, 'scripts/ai-sdk-7/node_modules/@ai-sdk/provider/dist/index.d.ts') },
 ]
+for (const { version, types } of providers)
+  if (!existsSync(types)) {
+    console.error(
+      `@ai-sdk/provider ${version}.x is not installed (${relative(root, types)}): ` +
+        (version === 4 ? 'npm run test:ai-sdk-7 installs it' : 'npm ci installs it'),
+    )
+    process.exit(1)
+  }
 const dist = join(root, 'dist')
 // The app imports the ESM declarations by the entry's name and the CommonJS ones by another.
 const entries = {
