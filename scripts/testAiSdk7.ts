@@ -12,7 +12,8 @@
  * 1. every test in test/aisdk/ runs with `ai` and `@ai-sdk/*` resolved to that line
  *    (`STEERABLE_AI_SDK_LINE`, vitest.config.ts): `MockLanguageModelV4`, `tool()` and
  *    `@ai-sdk/anthropic` are ai 7's;
- * 2. the sources type-check with it: a V4 model and its call settings fit `LanguageModel` and
+ * 2. the sources type-check with it: test/types/aiSdkTools.test.ts (what `tool()` of ai 7 returns
+ *    fits `fromAiSdkTools`), and a V4 model and its call settings fit `LanguageModel` and
  *    `FromLanguageModelOptions['callOptions']`.
  *
  * The built declarations are checked with this line by scripts/checkAiSdkTypes.ts, after it.
@@ -72,7 +73,7 @@ const dir = mkdtempSync(join(tmpdir(), 'steerable-ai-sdk-7-'))
 try {
   const app = join(dir, 'v4.mts')
   writeFileSync(app, v4App)
-  const files = [app]
+  const files = [app, join(root, 'test/types/aiSdkTools.test.ts')]
   const config = ts.getParsedCommandLineOfConfigFile(
     join(root, 'tsconfig.json'),
     {},
