@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
-import { defineConfig } from 'vitest/config'
+import { join } from 'node:path'
+import { defineConfig, type Plugin } from 'vitest/config'
 
 /**
  * The tests that need a PostgreSQL server are named `*.pg.test.ts`, wherever they live (a test
@@ -9,7 +10,27 @@ import { defineConfig } from 'vitest/config'
  */
 const postgres = ['test/**/*.pg.test.ts']
 
+/**
+ * With `STEERABLE_AI_SDK_LINE` set to a directory (`npm run test:ai-sdk-7` sets scripts/ai-sdk-7),
+ * the tests import `ai` and `@ai-sdk/*` from there, resolved as from a file in it: the AI SDK line
+ * of Node 22 (ai 7), which the devDependencies leave out because it declares Node 22.
+ */
+const aiSdkLine = (dir: string | undefined): Plugin[] =>
+  dir === undefined
+    ? []
+    : [
+        {
+          name: 'steerable-ai-sdk-line',
+          enforce: 'pre',
+          resolveId(source) {
+            if (!/^(ai|@ai-sdk\/[^/]+)(\/.*)?$/.test(source)) return null
+            return this.resolve(source, join(dir, 'package.json'), { skipSelf: true })
+          },
+        },
+      ]
+
 export default defineConfig({
+  plugins: aiSdkLine(process.env.STEERABLE_AI_SDK_LINE),
   test: {
     // Most test files wait on other processes, a server, a browser or the disk, not on the CPU:
     // one file per core would leave the cores idle through each wait (on 2 cores, vitest's

@@ -8,7 +8,7 @@
  * - ```ts sketch the shape of a call, not code: not checked (say so in the text around it).
  *
  * A snippet that needs a name it does not define or import fails here, as it would for a reader
- * who pastes it.
+ * who pastes it. `npm run test:docs -- docs/models.md` checks the documents named.
  */
 import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -17,8 +17,10 @@ import { join } from 'node:path'
 
 const root = join(import.meta.dirname, '..')
 const out = join(root, '.doctest')
-const documents = ['README.md', ...readdirSync(join(root, 'docs')).map((f) => join('docs', f))].filter((f) =>
-  f.endsWith('.md'),
+// `npm run test:docs -- docs/models.md` checks only the documents it names; no name, all of them.
+const only = process.argv.slice(2)
+const documents = ['README.md', ...readdirSync(join(root, 'docs')).map((f) => join('docs', f))].filter(
+  (f) => f.endsWith('.md') && (only.length === 0 || only.includes(f)),
 )
 
 type Snippet = {

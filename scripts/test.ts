@@ -4,8 +4,8 @@
  * in every run, CI's included.
  *
  * Two lanes run side by side (scripts/lanes.ts): the test suite (its output shown as it comes),
- * and the checks in order (typecheck, lint, test:docs, build, check:package; their output kept,
- * and shown at once when a step fails, the rest when the run ends). The lanes share nothing on
+ * and the checks in order (typecheck, lint, test:docs, build, test:ai-sdk-7, check:package; their
+ * output kept, and shown at once when a step fails, the rest when the run ends). The lanes share nothing on
  * disk (the tests build what they run themselves), and most of both is waiting on processes, so
  * on a shared 2-core machine the two finish well before one after the other would. A lane stops
  * at its first failing step; the run fails if either does, and then always ends with its cause:
@@ -41,7 +41,9 @@ const lanes: readonly Lane[] = [
   },
   {
     name: 'checks',
-    steps: ['typecheck', 'lint', 'test:docs', 'build', 'check:package'].map((name) => npmRun(name)),
+    steps: ['typecheck', 'lint', 'test:docs', 'build', 'test:ai-sdk-7', 'check:package'].map((name) =>
+      npmRun(name),
+    ),
     live: false,
     deadlineMs: LANE_DEADLINE_MS,
   },

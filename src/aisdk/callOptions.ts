@@ -1,11 +1,11 @@
-import type { JSONSchema7, LanguageModelV4CallOptions, LanguageModelV4FunctionTool } from '@ai-sdk/provider'
+import type { JSONSchema7, LanguageModelV3CallOptions, LanguageModelV3FunctionTool } from '@ai-sdk/provider'
 import { withoutSchemaKey } from '../adapterKit/withoutSchemaKey.js'
 import type { ModelRequest, ToolSpec } from '../contracts/model.js'
 import type { PromptVersion } from './mediaParts.js'
 import type { FromLanguageModelOptions } from './options.js'
 import { toPrompt } from './toPrompt.js'
 
-const toTool = (tool: ToolSpec): LanguageModelV4FunctionTool => ({
+const toTool = (tool: ToolSpec): LanguageModelV3FunctionTool => ({
   type: 'function',
   name: tool.name,
   description: tool.description,
@@ -20,8 +20,9 @@ export const callOptionsOf = (
   request: ModelRequest,
   options: FromLanguageModelOptions,
   version: PromptVersion,
-): Omit<LanguageModelV4CallOptions, 'abortSignal'> => ({
-  ...options.callOptions,
+): Omit<LanguageModelV3CallOptions, 'abortSignal'> => ({
+  // Our settings type is the part versions 3 and 4 share, with read-only JSON: a provider reads it.
+  ...(options.callOptions as Omit<LanguageModelV3CallOptions, 'prompt' | 'abortSignal'> | undefined),
   prompt: toPrompt(request.system, request.messages, version),
   ...(request.tools.length > 0 ? { tools: request.tools.map(toTool) } : {}),
 })

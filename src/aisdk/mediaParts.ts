@@ -1,9 +1,4 @@
-import type {
-  LanguageModelV3FilePart,
-  LanguageModelV3ToolResultOutput,
-  LanguageModelV4FilePart,
-  LanguageModelV4ToolResultOutput,
-} from '@ai-sdk/provider'
+import type { LanguageModelV3FilePart, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider'
 import type { ContentBlock, FileBlock, ImageBlock } from '../contracts/messages.js'
 import { dataUrlParts } from '../messages/mediaBlocks.js'
 
@@ -11,6 +6,11 @@ import { dataUrlParts } from '../messages/mediaBlocks.js'
 export type PromptVersion = 'v3' | 'v4'
 
 type MediaBlock = ImageBlock | FileBlock
+
+// Version 4's media parts, written here: the devDependencies install `@ai-sdk/provider` 3 (4 declares
+// Node 22, and the project runs on Node 20); `npm run test:ai-sdk-7` runs them against version 4.
+type V4Data = { readonly type: 'data'; readonly data: string } | { readonly type: 'url'; readonly url: URL }
+type V4FilePart = { type: 'file'; mediaType: string; data: V4Data; filename?: string }
 type Where = { readonly data: string } | { readonly url: URL }
 
 /**
@@ -31,28 +31,25 @@ const named = (block: MediaBlock) =>
  * media type is `image/…`. Version 4 tags the data (`{type: 'data'}` or `{type: 'url'}`); version 3
  * takes the base64 string or the `URL` as it is.
  */
-export const filePart = (block: MediaBlock, version: PromptVersion): LanguageModelV4FilePart => {
+export const filePart = (block: MediaBlock, version: PromptVersion): LanguageModelV3FilePart => {
   const where = whereOf(block)
-  if (version === 'v3') {
-    const part: LanguageModelV3FilePart = {
+  if (version === 'v3')
+    return {
       type: 'file',
       mediaType: block.mediaType,
       data: 'data' in where ? where.data : where.url,
       ...named(block),
     }
-    // The prompt's type is version 4's; a version 3 model reads its own shape.
-    return part as unknown as LanguageModelV4FilePart
-  }
-  return {
-    type: 'file',
-    mediaType: block.mediaType,
-    data: 'data' in where ? { type: 'data', data: where.data } : { type: 'url', url: where.url },
-    ...named(block),
-  }
+  const part: V4FilePart = { type: 'file', mediaType: block.mediaType, data: v4Data(where), ...named(block) }
+  // The prompt's type is version 3's; a version 4 model reads its own shape.
+  return part as unknown as LanguageModelV3FilePart
 }
 
+const v4Data = (where: Where): V4Data =>
+  'data' in where ? { type: 'data', data: where.data } : { type: 'url', url: where.url }
+
 type V3ContentValue = Extract<LanguageModelV3ToolResultOutput, { type: 'content' }>['value'][number]
-type V4ContentValue = Extract<LanguageModelV4ToolResultOutput, { type: 'content' }>['value'][number]
+type V4ContentValue = { type: 'text'; text: string } | V4FilePart
 
 const v3Value = (block: MediaBlock): V3ContentValue => {
   const where = whereOf(block)
@@ -73,18 +70,13 @@ const v3Value = (block: MediaBlock): V3ContentValue => {
 export const contentOutput = (
   content: readonly ContentBlock[],
   version: PromptVersion,
-): LanguageModelV4ToolResultOutput => {
+): LanguageModelV3ToolResultOutput => {
   const value = content.map((block): V4ContentValue | V3ContentValue => {
     if (block.type === 'text') return { type: 'text', text: block.text }
     if (block.type !== 'image' && block.type !== 'file') return { type: 'text', text: JSON.stringify(block) }
     if (version === 'v3') return v3Value(block)
-    const where = whereOf(block)
-    return {
-      type: 'file',
-      mediaType: block.mediaType,
-      data: 'data' in where ? { type: 'data', data: where.data } : { type: 'url', url: where.url },
-      ...named(block),
-    }
+    return { type: 'file', mediaType: block.mediaType, data: v4Data(whereOf(block)), ...named(block) }
   })
-  return { type: 'content', value: value as V4ContentValue[] }
+  // The output's type is version 3's; a version 4 model reads its own parts.
+  return { type: 'content', value: value as V3ContentValue[] }
 }

@@ -1,10 +1,10 @@
-import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider'
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider'
 import { Observable } from 'rxjs'
 import type { LanguageModel } from './options.js'
 
 export type StreamInit = {
   readonly model: LanguageModel
-  readonly options: Omit<LanguageModelV4CallOptions, 'abortSignal'>
+  readonly options: Omit<LanguageModelV3CallOptions, 'abortSignal'>
   /** The request's signal: its abort fails the stream with `signal.reason`. */
   readonly signal: AbortSignal
   /** The error for what `doStream` threw or rejected with. */
@@ -113,7 +113,7 @@ export const streamParts = (init: StreamInit): Observable<StreamItem> =>
     try {
       // The parts of the prompt and the stream that this adapter uses are the same in versions 3
       // and 4 of the interface, so one call serves both.
-      const call = (init.model as LanguageModelV4).doStream({
+      const call = (init.model as LanguageModelV3).doStream({
         ...init.options,
         abortSignal: controller.signal,
       })

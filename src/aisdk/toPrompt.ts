@@ -1,9 +1,9 @@
 import type {
-  LanguageModelV4FilePart,
-  LanguageModelV4Message,
-  LanguageModelV4Prompt,
-  LanguageModelV4TextPart,
-  LanguageModelV4ToolCallPart,
+  LanguageModelV3FilePart,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3TextPart,
+  LanguageModelV3ToolCallPart,
 } from '@ai-sdk/provider'
 import type { ContentBlock, Message } from '../contracts/messages.js'
 import { mediaLabel } from '../messages/mediaBlocks.js'
@@ -11,7 +11,7 @@ import { contentOutput, filePart, type PromptVersion } from './mediaParts.js'
 
 /** A user message's text, images and files (R86), in order; other blocks are left out. */
 const userParts = (content: readonly ContentBlock[], version: PromptVersion) =>
-  content.flatMap((block): (LanguageModelV4TextPart | LanguageModelV4FilePart)[] => {
+  content.flatMap((block): (LanguageModelV3TextPart | LanguageModelV3FilePart)[] => {
     if (block.type === 'text') return [{ type: 'text', text: block.text }]
     if (block.type === 'image' || block.type === 'file') return [filePart(block, version)]
     return []
@@ -53,7 +53,7 @@ const toMessage = (
   message: Message,
   toolNames: ReadonlyMap<string, string>,
   version: PromptVersion,
-): LanguageModelV4Message[] => {
+): LanguageModelV3Message[] => {
   switch (message.role) {
     case 'user':
       return [{ role: 'user', content: userParts(message.content, version) }]
@@ -63,7 +63,7 @@ const toMessage = (
         {
           role: 'assistant',
           content: message.content.flatMap(
-            (block): (LanguageModelV4TextPart | LanguageModelV4ToolCallPart)[] => {
+            (block): (LanguageModelV3TextPart | LanguageModelV3ToolCallPart)[] => {
               if (block.type === 'text') return [{ type: 'text' as const, text: block.text }]
               if (block.type !== 'tool-call') return []
               const input = block.arguments === '' ? {} : inputOf(block.arguments)
@@ -111,7 +111,7 @@ export const toPrompt = (
   system: string | undefined,
   messages: readonly Message[],
   version: PromptVersion = 'v4',
-): LanguageModelV4Prompt => {
+): LanguageModelV3Prompt => {
   const toolNames = new Map<string, string>()
   for (const message of messages)
     for (const block of message.content) if (block.type === 'tool-call') toolNames.set(block.id, block.name)

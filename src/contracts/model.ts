@@ -20,9 +20,9 @@ export type ModelEvent =
   | { readonly type: 'usage'; readonly usage: Usage }
 
 /**
- * One model call. `messages` and `signal` are getters, made on first read; they are not own
- * properties, so `{...request}` drops them: a wrapping adapter passes them on by name,
- * `inner({...request, messages: request.messages, signal: request.signal})`.
+ * One model call, a plain object. `messages` and `signal` are its own enumerable getters, made on
+ * first read, so a spread keeps them (it reads them once): a wrapping adapter may pass the request
+ * on as `inner({...request, system: 'Be brief.'})`.
  */
 export type ModelRequest = {
   readonly agentId: string

@@ -36,6 +36,13 @@ const toolRules = (called: string): FieldRules => ({
   approvalTimeoutMs: optional(timeoutMs('leave it out for no limit')),
 })
 
+const WRAP_AI_SDK =
+  "AI SDK tools (tool() from 'ai') go through fromAiSdkTools({ name: tool({...}) }) from 'steerable/ai-sdk'"
+
+/** An AI SDK `tool()`: it has the `inputSchema` that a steerable tool calls `parameters`. */
+const isAiSdkTool = (tool: unknown): boolean =>
+  typeof tool === 'object' && tool !== null && 'inputSchema' in tool && !('parameters' in tool)
+
 const isSourceLike = (entry: unknown): boolean =>
   typeof entry === 'object' && entry !== null && 'tools$' in entry
 
@@ -47,7 +54,8 @@ const isSourceLike = (entry: unknown): boolean =>
  */
 export const checkTools: FieldRule = (tools, path, check) => {
   if (tools === undefined) return undefined
-  if (!Array.isArray(tools)) return 'expected an array of tool definitions and tool sources'
+  if (!Array.isArray(tools))
+    return `expected an array of tool definitions and tool sources${typeof tools === 'object' && tools !== null ? `; ${WRAP_AI_SDK}` : ''}`
   const seen = new Set<string>()
   tools.forEach((tool: unknown, i) => {
     if (!isSourceLike(tool)) checkTool(tool, [...path, i], check, seen)
@@ -59,6 +67,8 @@ export const checkTools: FieldRule = (tools, path, check) => {
 
 /** One definition, checked under `at`; its name joins `seen`, where it must not be yet. */
 const checkTool = (value: unknown, at: Path, check: InputCheck, seen?: Set<string>): void => {
+  if (isAiSdkTool(value))
+    return check.add(at, `this is an AI SDK tool, which has no name of its own: ${WRAP_AI_SDK}`)
   const tool = value as Partial<ToolDefinition<never>> | undefined
   const name = typeof tool?.name === 'string' && tool.name !== '' ? tool.name : undefined
   if (name === undefined) check.add([...at, 'name'], 'expected a non-empty string')

@@ -1,16 +1,17 @@
 /**
- * An agent on `steerable/ai-sdk`, with the AI SDK's own test model (`MockLanguageModelV4` from
- * `ai/test`): a tool round trip through the tool runner, a steer that lands between two steps, a
- * cancel mid-stream that the provider sees, and a rate limit that a `requestError` hook retries.
+ * An agent on `steerable/ai-sdk`, with the AI SDK's own test model (`MockLanguageModelV4`,
+ * test/support/aisdkModels.ts): a tool round trip through the tool runner, a steer that lands
+ * between two steps, a cancel mid-stream that the provider sees, and a rate limit that a
+ * `requestError` hook retries.
  */
-import { APICallError, type LanguageModelV4CallOptions } from '@ai-sdk/provider'
-import { MockLanguageModelV4 } from 'ai/test'
+import { APICallError, type LanguageModelV3CallOptions } from '@ai-sdk/provider'
 import { asapScheduler } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { fromLanguageModel, ModelRequestError } from '../../src/aisdk.js'
 import { createAgent, defineTool } from '../../src/index.js'
 import { record } from '../support/agents.js'
+import { MockLanguageModelV4 } from '../support/aisdkModels.js'
 import { answer, finish, liveStream, text, toolCall } from '../support/aisdkParts.js'
 
 const add = defineTool({
@@ -25,7 +26,7 @@ const handFed = () => {
   const calls: ReturnType<typeof liveStream>[] = []
   const waiters: (() => void)[] = []
   const model = new MockLanguageModelV4({
-    doStream: async (options: LanguageModelV4CallOptions) => {
+    doStream: async (options: LanguageModelV3CallOptions) => {
       const live = liveStream(options)
       calls.push(live)
       for (const wake of waiters.splice(0)) wake()

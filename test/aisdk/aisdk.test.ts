@@ -1,14 +1,15 @@
 /**
- * `steerable/ai-sdk` with the AI SDK's own test models (`MockLanguageModelV4` / `V3` from
- * `ai/test`): what `doStream` receives, how stream parts become model events, finish reasons,
- * aborts. Failures are in `errors.test.ts`.
+ * `steerable/ai-sdk` with the AI SDK's own test models (`MockLanguageModelV4` / `V3`,
+ * test/support/aisdkModels.ts): what `doStream` receives, how stream parts become model events,
+ * finish reasons, aborts. Failures are in `errors.test.ts`.
  */
-import { MockLanguageModelV3, MockLanguageModelV4 } from 'ai/test'
+
 import { from, lastValueFrom, tap } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { fromLanguageModel } from '../../src/aisdk.js'
 import { InvalidInputError, type Message, type ModelEvent } from '../../src/index.js'
 import { ModelRequestError } from '../../src/openai.js'
+import { MockLanguageModelV3, MockLanguageModelV4 } from '../support/aisdkModels.js'
 import { answer, finish, liveStream, reasoning, text, toolCall, usage } from '../support/aisdkParts.js'
 import { collect, failure, modelOf, request, user } from '../support/aisdkRequests.js'
 

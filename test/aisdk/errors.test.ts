@@ -4,9 +4,9 @@
  * part), and no error quotes the API key.
  */
 import { APICallError } from '@ai-sdk/provider'
-import { MockLanguageModelV4 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
 import { ModelRequestError } from '../../src/openai.js'
+import { MockLanguageModelV4 } from '../support/aisdkModels.js'
 import { answer, finish, type Part, text } from '../support/aisdkParts.js'
 import { failure, modelOf, throwing } from '../support/aisdkRequests.js'
 

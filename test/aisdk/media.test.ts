@@ -1,15 +1,16 @@
 /**
  * R86 through `steerable/ai-sdk`: images and files of a user message and of a tool result reach
- * the real `@ai-sdk/anthropic` provider (interface version 4) and, from there, a local Messages
- * server as image and document blocks; a version 3 model gets the prompt parts of its own version.
+ * the real `@ai-sdk/anthropic` provider (interface version 3 on the devDependencies' ai 6 line, 4 on
+ * `npm run test:ai-sdk-7`'s ai 7 line) and, from there, a local Messages server as image and
+ * document blocks; a model of each version gets the prompt parts of its own version.
  */
 import { createAnthropic } from '@ai-sdk/anthropic'
-import { MockLanguageModelV3, MockLanguageModelV4 } from 'ai/test'
 import { asapScheduler } from 'rxjs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { fromLanguageModel } from '../../src/aisdk.js'
 import { type ContentBlock, createAgent, defineTool } from '../../src/index.js'
+import { MockLanguageModelV3, MockLanguageModelV4 } from '../support/aisdkModels.js'
 import { answer, finish, text } from '../support/aisdkParts.js'
 import { collect } from '../support/aisdkRequests.js'
 import { message, textBlock, toolUse } from '../support/anthropicServer.js'

@@ -4,13 +4,13 @@
  * default. The waits before `doStream` resolves run in virtual time; the silences of a stream use
  * small timeouts and end on the adapter's own error, never on a sleep.
  */
-import type { LanguageModelV4CallOptions } from '@ai-sdk/provider'
-import { MockLanguageModelV4 } from 'ai/test'
+import type { LanguageModelV3CallOptions } from '@ai-sdk/provider'
 import { asapScheduler, from } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { describe, expect, it } from 'vitest'
 import { fromLanguageModel, ModelRequestError } from '../../src/aisdk.js'
 import { type AgentEvent, createAgent, InvalidInputError, type SessionEvent } from '../../src/index.js'
+import { MockLanguageModelV4 } from '../support/aisdkModels.js'
 import { answer, finish, liveStream, text } from '../support/aisdkParts.js'
 import { failure, request } from '../support/aisdkRequests.js'
 
@@ -23,7 +23,7 @@ const unanswering = () => new MockLanguageModelV4({ doStream: () => new Promise(
 const silentAfter = (...parts: Parameters<ReturnType<typeof liveStream>['push']>) => {
   const streams: ReturnType<typeof liveStream>[] = []
   const model = new MockLanguageModelV4({
-    doStream: async (options: LanguageModelV4CallOptions) => {
+    doStream: async (options: LanguageModelV3CallOptions) => {
       const live = liveStream(options)
       streams.push(live)
       live.push({ type: 'stream-start', warnings: [] }, ...parts)
@@ -89,7 +89,7 @@ describe('fromLanguageModel: headersTimeoutMs and idleTimeoutMs', () => {
     const { model: stalled } = silentAfter(...text('t', 'Hel'))
     let calls = 0
     const model = new MockLanguageModelV4({
-      doStream: async (options: LanguageModelV4CallOptions) =>
+      doStream: async (options: LanguageModelV3CallOptions) =>
         calls++ === 0 ? stalled.doStream(options) : answer(text('t', 'Hello.'), finish('stop')),
     })
     const agent = createAgent({

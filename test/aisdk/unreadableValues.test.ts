@@ -4,11 +4,12 @@
  * not be read, never with the raw thrown value; a model that cannot be read is refused when the
  * adapter is built.
  */
-import { MockLanguageModelV4 } from 'ai/test'
+
 import { asapScheduler } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { fromLanguageModel, type LanguageModel, ModelRequestError } from '../../src/aisdk.js'
 import { type AgentEvent, createAgent, InvalidInputError, type SessionEvent } from '../../src/index.js'
+import { MockLanguageModelV4 } from '../support/aisdkModels.js'
 import { answer, finish, text } from '../support/aisdkParts.js'
 import { failure, throwing } from '../support/aisdkRequests.js'
 import { throwingField, throwingProxy, thrownValues } from '../support/hostile.js'

@@ -1,18 +1,19 @@
 /**
  * Stream parts of the AI SDK's provider interface, for tests with its own test models
- * (`MockLanguageModelV4` / `V3` from `ai/test`): text, reasoning and tool calls as a provider
- * streams them (start, deltas, end), finish with usage, and a stream the test feeds by hand.
+ * (`MockLanguageModelV4` / `V3`, test/support/aisdkModels.ts): text, reasoning and tool calls as a
+ * provider streams them (start, deltas, end), finish with usage, and a stream the test feeds by
+ * hand.
  */
 import type {
-  LanguageModelV4CallOptions,
-  LanguageModelV4StreamPart,
-  LanguageModelV4Usage,
+  LanguageModelV3CallOptions,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
 } from '@ai-sdk/provider'
 import { convertArrayToReadableStream } from 'ai/test'
 
-export type Part = LanguageModelV4StreamPart
+export type Part = LanguageModelV3StreamPart
 
-export const usage = (input: number, output: number): LanguageModelV4Usage => ({
+export const usage = (input: number, output: number): LanguageModelV3Usage => ({
   inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: output, text: output, reasoning: undefined },
 })
@@ -37,13 +38,11 @@ export const toolCall = (toolCallId: string, toolName: string, input: string): P
   { type: 'tool-call', toolCallId, toolName, input },
 ]
 
-type Unified = Extract<Part, { type: 'finish' }>['finishReason']['unified']
+// `interrupted` is a reason of version 4 only (the devDependencies' types are version 3's).
+type Unified = Extract<Part, { type: 'finish' }>['finishReason']['unified'] | 'interrupted'
 
-export const finish = (unified: Unified, used: LanguageModelV4Usage = usage(3, 5)): Part => ({
-  type: 'finish',
-  finishReason: { unified, raw: `raw-${unified}` },
-  usage: used,
-})
+export const finish = (unified: Unified, used: LanguageModelV3Usage = usage(3, 5)): Part =>
+  ({ type: 'finish', finishReason: { unified, raw: `raw-${unified}` }, usage: used }) as Part
 
 /** One `doStream` result: `stream-start`, then these parts, then the end of the stream. */
 export const answer = (...parts: (Part | readonly Part[])[]) => ({
@@ -54,7 +53,7 @@ export const answer = (...parts: (Part | readonly Part[])[]) => ({
  * A stream the test feeds by hand. Like a provider's fetch, it errors with the abort reason when
  * the call's `abortSignal` aborts; `cancelled` resolves when the reader cancels it.
  */
-export const liveStream = (options: LanguageModelV4CallOptions) => {
+export const liveStream = (options: LanguageModelV3CallOptions) => {
   let controller!: ReadableStreamDefaultController<Part>
   let cancel!: () => void
   const cancelled = new Promise<void>((resolve) => {

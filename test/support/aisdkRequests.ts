@@ -2,7 +2,7 @@
  * One request to `fromLanguageModel` over an AI SDK test model, outside an agent: the events it
  * emits, or the events before it failed and the error.
  */
-import { MockLanguageModelV4 } from 'ai/test'
+
 import { from, lastValueFrom, tap, toArray } from 'rxjs'
 import {
   type FromLanguageModelOptions,
@@ -11,6 +11,7 @@ import {
   type ModelRequestError,
 } from '../../src/aisdk.js'
 import type { Message, ModelEvent, ModelRequest } from '../../src/index.js'
+import { MockLanguageModelV4 } from './aisdkModels.js'
 import type { answer } from './aisdkParts.js'
 
 export const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] })
