@@ -29,12 +29,11 @@ import { buildExample } from './exampleBrowser.js'
 
 /**
  * The most a page with no tools may weigh, gzipped. A ratchet, lowered as the bundle shrinks:
- * 60 kB is the goal, reached once every schema on the browser path is written with `zod/mini`
- * (the session event schema is the last in classic `zod`, which takes in all of zod and its
- * locales) and zod's JSON Schema converter (the fallback for tool schemas of zod 4.0 and 4.1)
- * leaves the page with no tools (docs/performance.md).
+ * every schema on the browser path is `zod/mini` now (69.4 kB measured); 60 kB is the goal,
+ * which needs zod's JSON Schema converter (the fallback for tool schemas of zod 4.0 and 4.1,
+ * 6.8 kB) out of a page with no tools and a few kB less of steerable (docs/performance.md).
  */
-const MAX_GZIPPED_BYTES = 160_000
+const MAX_GZIPPED_BYTES = 72_000
 
 const root = join(import.meta.dirname, '..')
 const app = mkdtempSync(join(tmpdir(), 'steerable-browser-'))
