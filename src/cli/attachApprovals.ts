@@ -36,8 +36,11 @@ const callRef = (call: PendingApproval, pending: readonly PendingApproval[]): st
 /** What `promptApprovals` keeps: its subscription, and the call `y` and `n` answer now. */
 export type AttachApprovals = {
   readonly subscription: Subscription
-  /** The first call that waits, in the model's order (as in the owner's terminal), if any. */
-  asked(): PendingApproval | undefined
+  /**
+   * How to name the first call that waits, in the model's order (as in the owner's terminal),
+   * to the owner: its id when that names it alone, else its key; `undefined` when none waits.
+   */
+  asked(): string | undefined
 }
 
 /**
@@ -67,7 +70,13 @@ export const promptApprovals = (
     },
     error: () => {},
   })
-  return { subscription, asked: () => pending[0] }
+  return {
+    subscription,
+    asked: () => {
+      const first = pending[0]
+      return first && callRef(first, pending)
+    },
+  }
 }
 
 /**
@@ -99,10 +108,10 @@ export const sendDecision = (
 /** `y` or `n [reason]` typed while `asked` waits: the decision on it, as `/approve`, `/deny` would send. */
 export const answerCommand = (
   answer: ApprovalAnswer,
-  asked: PendingApproval,
+  asked: string,
 ): { readonly kind: 'approve' | 'deny'; readonly callId: string; readonly reason?: string } =>
   answer.kind === 'yes'
-    ? { kind: 'approve', callId: asked.key }
+    ? { kind: 'approve', callId: asked }
     : answer.reason === undefined
-      ? { kind: 'deny', callId: asked.key }
-      : { kind: 'deny', callId: asked.key, reason: answer.reason }
+      ? { kind: 'deny', callId: asked }
+      : { kind: 'deny', callId: asked, reason: answer.reason }
