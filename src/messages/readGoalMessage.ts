@@ -25,7 +25,13 @@ const tombstoneSchema = z.strictObject({
   revision: z.int().check(z.gte(1)),
   cleared: z.literal(true),
 })
-export const goalChangeSchema = z.union([goalStateSchema, tombstoneSchema])
+export const goalChangeUnion = z.union([goalStateSchema, tombstoneSchema])
+/**
+ * A goal change, as a round-0 goal message carries it. Published as a schema of `GoalChange`, so
+ * its declared type names none of zod's internal types (they differ between zod releases); the
+ * cast only renames the output, and test/types/vocabulary.test.ts pins the two as one.
+ */
+export const goalChangeSchema = goalChangeUnion as unknown as z.ZodMiniType<GoalChange>
 
 /** Where a message breaks R33, inside its `{content, source}`, and what is wrong. */
 export type GoalMessageProblem = {

@@ -1,17 +1,23 @@
 /**
  * The event vocabulary's schemas against the hand-written types they meet: the message data model
  * of `contracts/messages.ts` (a usage, a cancel cause, a tool block, an inbox message) and the
- * unions of `contracts/` an event holds. Each line fails the type check when a schema and its
- * type disagree; the event types themselves are the schemas' own (`contracts/events.ts`).
+ * unions of `contracts/` an event holds, and every event: the public event types of
+ * `contracts/events.ts` are written by hand (published declarations must not name zod's
+ * internal types, which differ between the zod releases an app may have), and each must agree
+ * with the schema that validates it. Each line fails the type check when a schema and its type
+ * disagree.
  */
 import { describe, expectTypeOf, it } from 'vitest'
 import type {
   AgentCancelCause,
+  AgentEvent,
   AgentEventOf,
   AgentMessage,
   AgentStatus,
   DiscardReason,
+  GoalChange,
   InboxPlacement,
+  SessionEvent,
   SessionEventOf,
   ToolCallBlock,
   ToolResultBlock,
@@ -19,20 +25,44 @@ import type {
   TurnEndReason,
   Usage,
 } from '../../src/index.js'
+import type { goalChangeUnion } from '../../src/messages/readGoalMessage.js'
 import type {
   cancelCauseSchema,
   toolCallBlockSchema,
   toolResultBlockSchema,
 } from '../../src/messages/schemas.js'
+import type { EventsLostEvent, eventsLostSchema } from '../../src/postgres/rows/liveEvents.js'
+import type { AgentEvent as SchemaAgentEvent } from '../../src/vocabulary/agentEvents.js'
 import type { Defined } from '../../src/vocabulary/frozen.js'
 import type { usage } from '../../src/vocabulary/leaves.js'
 import type { agentMessage } from '../../src/vocabulary/liveInboxEvents.js'
+import type { SessionEvent as SchemaSessionEvent } from '../../src/vocabulary/sessionEvents.js'
 import type { turnEndReason } from '../../src/vocabulary/turnEvents.js'
 
 /** Mutually assignable: what a reader of the event sees is the hand-written type, both ways. */
 type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 
+/** The event types (by their `type`) whose hand-written type and schema disagree: `never` when none do. */
+type Disagreeing<Hand extends { type: string }, Schema extends { type: string }> = {
+  [T in Hand['type'] | Schema['type']]: Agree<
+    Extract<Hand, { type: T }>,
+    Extract<Schema, { type: T }>
+  > extends true
+    ? never
+    : T
+}[Hand['type'] | Schema['type']]
+
 describe('the vocabulary agrees with the hand-written types', () => {
+  it('R33: a goal change is the schema of `GoalChange`', () => {
+    expectTypeOf<Agree<Defined<typeof goalChangeUnion>, GoalChange>>().toEqualTypeOf<true>()
+  })
+  it("R56: a remote session's events-lost marker is its schema", () => {
+    expectTypeOf<Agree<Defined<typeof eventsLostSchema>, EventsLostEvent>>().toEqualTypeOf<true>()
+  })
+  it('every durable and every live event: its hand-written type is its schema', () => {
+    expectTypeOf<Disagreeing<SessionEvent, SchemaSessionEvent>>().toEqualTypeOf<never>()
+    expectTypeOf<Disagreeing<AgentEvent, SchemaAgentEvent>>().toEqualTypeOf<never>()
+  })
   it('R73: a usage is the schema of `Usage`', () => {
     expectTypeOf<Agree<Defined<typeof usage>, Usage>>().toEqualTypeOf<true>()
     expectTypeOf<SessionEventOf<'assistant/message'>['data']['usage']>().toEqualTypeOf<Usage | undefined>()

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini'
 import type { AgentEvent } from '../../contracts/events.js'
-import type { Defined } from '../../vocabulary/frozen.js'
 
 /**
  * What `events$` of a remote session emits (R56): the owner's live events, and a marker where
@@ -31,4 +30,11 @@ export const eventsLostSchema = z.strictObject({
  *   or the owner's NOTIFY failed); how many events is not known.
  * - `invalid`: an event that arrived failed validation and was left out.
  */
-export type EventsLostEvent = Defined<typeof eventsLostSchema>
+export type EventsLostEvent = {
+  readonly type: 'remote/events-lost'
+  readonly reason: 'too-large' | 'unsent' | 'missed' | 'invalid'
+  /** How many events, when known. */
+  readonly count?: number
+  /** For `too-large` and `invalid`: the type of the event left out. */
+  readonly eventType?: string
+}
