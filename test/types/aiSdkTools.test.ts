@@ -35,11 +35,15 @@ describe('R87: fromAiSdkTools takes the tools of the installed ai release', () =
   })
 
   it('R87: an array of tools, or a tool without inputSchema, is no tool set', () => {
-    // @ts-expect-error the AI SDK's tools go by name, not in an array
-    fromAiSdkTools([weather])
-    // @ts-expect-error every tool has an inputSchema
-    fromAiSdkTools({ weather: { execute: async () => 'sunny' } })
-    // @ts-expect-error an option fromAiSdkTools does not have
-    fromAiSdkTools({ weather }, { contxt: {} })
+    // Type-checked, never called: at run time each would throw its InvalidInputError.
+    const refused = () => {
+      // @ts-expect-error the AI SDK's tools go by name, not in an array
+      fromAiSdkTools([weather])
+      // @ts-expect-error every tool has an inputSchema
+      fromAiSdkTools({ weather: { execute: async () => 'sunny' } })
+      // @ts-expect-error an option fromAiSdkTools does not have
+      fromAiSdkTools({ weather }, { contxt: {} })
+    }
+    expectTypeOf(refused).toBeFunction()
   })
 })
