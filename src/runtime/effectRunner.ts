@@ -53,7 +53,7 @@ export type EffectRunnerDeps<A> = {
   readonly steersDuring: (at: {
     readonly turn: number
     readonly step: number
-    readonly callId: string
+    readonly index: number
   }) => Observable<AgentMessage>
   /** Completes the pipeline's inputs: `events$` and `transcript$` complete after the drain. */
   readonly complete: () => void
@@ -154,7 +154,7 @@ const runners: Runners = {
     const { activity, step } = effect
     const signal = ctx.activities.signalOf(activity)
     const parts = callParts(ctx.activities, activity, step)
-    const steers = (callId: string) => ctx.steersDuring({ turn: effect.turn, step, callId })
+    const steers = (index: number) => ctx.steersDuring({ turn: effect.turn, step, index })
     const list = ctx.toolbox.list(effect.tools ?? 0)
     const batch = { ...effect, agent: ctx.agent, signal, parts, steers, list }
     // Without `only`, the step's calls are new: the tools that ask for approval answer first (R61).

@@ -126,7 +126,7 @@ const execute = <A>(
         return batch.parts.signal(index)
       },
       get steering$() {
-        return defer(() => (settled ? EMPTY : batch.steers(call.id)))
+        return defer(() => (settled ? EMPTY : batch.steers(index)))
       },
       context: (input: SendInput) =>
         post({

@@ -14,8 +14,8 @@ export type ToolBatch<A> = {
   readonly signal: AbortSignal
   /** Each call's own signal and stop (R71): cancelling one call leaves the others running. */
   readonly parts: CallParts
-  /** The steers applied from now until call `callId` of this step settles (R70). */
-  readonly steers: (callId: string) => Observable<AgentMessage>
+  /** The steers applied from now until the step's call at `index` settles (R70). */
+  readonly steers: (index: number) => Observable<AgentMessage>
   /** The tool list the step saw (R100): its calls are looked up in it. */
   readonly list: ToolList<A>
 }

@@ -376,6 +376,74 @@ describe('R71, R72: cancel one tool call; the live tool lifecycle', () => {
     expect(agent.session.events.filter((e) => e.type === 'steering/message')).toHaveLength(2)
   })
 
+  it('R70, V9: two calls of a step that share an id: the second call\'s steering$ stays open when the first settles', async () => {
+    let second: Observable<unknown> | undefined
+    let release!: (v: string) => void
+    let n = 0
+    const agent = createAgent({
+      tools: [
+        defineTool({
+          name: 'quick',
+          description: 'q',
+          parameters: z.object({}),
+          parallel: true,
+          execute: () => new Promise<string>((r) => (release = r)),
+        }),
+        defineTool({
+          name: 'wait',
+          description: 'w',
+          parameters: z.object({}),
+          parallel: true,
+          execute: (_a, ctx) => {
+            second = ctx.steering$
+            return NEVER
+          },
+        }),
+      ],
+      model: () =>
+        ++n === 1
+          ? [
+              { type: 'tool-call', id: 'c1', name: 'quick', arguments: '{}' },
+              { type: 'tool-call', id: 'c1', name: 'wait', arguments: '{}' },
+              { type: 'finish', reason: 'tool-calls' },
+            ]
+          : [text('ok'), finish],
+    })
+    const waitStarted = new Promise<void>((r) =>
+      agent.events$
+        .pipe(
+          filter((e) => e.type === 'agent/tool/start' && e.index === 1),
+          first(),
+        )
+        .subscribe(() => r()),
+    )
+    agent.followup('go')
+    await waitStarted
+    const heard: string[] = []
+    let completed = false
+    second?.subscribe({
+      next: (m) => heard.push((m as { id: string }).id),
+      complete: () => {
+        completed = true
+      },
+    })
+    release('done')
+    await new Promise<void>((r) =>
+      agent.events$
+        .pipe(
+          filter((e) => e.type === 'agent/tool/end' && e.index === 0),
+          first(),
+        )
+        .subscribe(() => r()),
+    )
+    expect(completed).toBe(false)
+    const steer = agent.steer('still listening?')
+    expect(heard).toEqual([steer])
+    agent.cancel({ kind: 'user' })
+    await agent.whenIdle()
+    expect(completed).toBe(true)
+  })
+
   it('R71, R61: a call that waits for approval is settled CANCELLED without running, and the pause ends', async () => {
     let ran = false
     let n = 0
