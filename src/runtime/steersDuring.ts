@@ -18,12 +18,7 @@ export const steersDuring = (
     events$.pipe(
       takeWhile(
         (e) =>
-          !(
-            e.type === 'agent/tool/end' &&
-            e.index === at.index &&
-            e.step === at.step &&
-            e.turn === at.turn
-          ),
+          !(e.type === 'agent/tool/end' && e.index === at.index && e.step === at.step && e.turn === at.turn),
       ),
       filter(
         (e): e is Extract<AgentEvent, { type: 'agent/inbox/enqueue' }> =>

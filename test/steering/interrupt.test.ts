@@ -376,7 +376,7 @@ describe('R71, R72: cancel one tool call; the live tool lifecycle', () => {
     expect(agent.session.events.filter((e) => e.type === 'steering/message')).toHaveLength(2)
   })
 
-  it('R70, V9: two calls of a step that share an id: the second call\'s steering$ stays open when the first settles', async () => {
+  it("R70, V9: two calls of a step that share an id: the second call's steering$ stays open when the first settles", async () => {
     let second: Observable<unknown> | undefined
     let release!: (v: string) => void
     let n = 0
