@@ -8,10 +8,7 @@
 import type {
   ApprovalDecisionData,
   ApprovalRequestData,
-  BudgetLimits,
   BudgetPauseData,
-  BudgetUsage,
-  SessionUsage,
   SettledReason,
   TurnTrigger,
 } from './eventData.js'
@@ -162,17 +159,9 @@ export type AgentEvent =
 
 export type AgentEventType = AgentEvent['type']
 
-export type {
-  ApprovalDecisionData,
-  ApprovalRequestData,
-  BudgetLimits,
-  BudgetPauseData,
-  BudgetUsage,
-  SessionUsage,
-  SettledReason,
-  TurnEndReason,
-  TurnTrigger,
-}
+// The data events share is published with them: one vocabulary to an importer.
+export type * from './eventData.js'
+export type { TurnEndReason }
 
 /** Durable event payloads by type. */
 export type SessionEventDataMap = {
